@@ -1,0 +1,179 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/sqlite"
+	"github.com/spf13/cobra"
+)
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitData  = 1 // not found, conflict, a failed check
+	exitUsage = 2 // unknown command or flag, invalid name, malformed JSON
+)
+
+// app holds what every command shares: standard streams, the global flags
+// and, once opened, the store and its services.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+
+	storeFlag  string
+	globalFlag bool
+
+	store  *storeLocation
+	cfg    *Config
+	db     *sqlite.DB
+	mem    *sqlite.MemoryService
+	obs    *sqlite.ObservationService
+	search recall.Searcher
+}
+
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
+	return &app{stdin: stdin, stdout: stdout, stderr: stderr}
+}
+
+// usageError marks errors that are the caller's syntax, exit code 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// execute runs one command line and maps its error to an exit code and a
+// message on stderr.
+func (a *app) execute(ctx context.Context, args []string) int {
+	root := a.rootCommand()
+	root.SetArgs(args)
+	root.SetIn(a.stdin)
+	root.SetOut(a.stdout)
+	root.SetErr(a.stderr)
+	err := root.ExecuteContext(ctx)
+	a.close()
+	if err == nil {
+		return exitOK
+	}
+	var ue *usageError
+	switch {
+	case errors.As(err, &ue):
+		fmt.Fprintf(a.stderr, "recall: %s\n", ue.msg)
+		return exitUsage
+	case recall.ErrorCode(err) == recall.EINVALID:
+		fmt.Fprintf(a.stderr, "recall: %s\n", recall.ErrorMessage(err))
+		return exitUsage
+	case recall.ErrorCode(err) == recall.EINTERNAL:
+		fmt.Fprintf(a.stderr, "recall: %v\n", err)
+		return exitData
+	default:
+		fmt.Fprintf(a.stderr, "recall: %s\n", recall.ErrorMessage(err))
+		return exitData
+	}
+}
+
+func (a *app) rootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "recall",
+		Short: "Local-first long-term memory for AI agents",
+		Long: `recall keeps an agent's memory in one embedded store: curated memories with
+versions, observations captured from agent hooks, a small working set under a
+budget, and hybrid search that packs context into a token budget.
+
+The store is found the way git finds a repository: --store DIR, $RECALL_STORE,
+the nearest .recall/ directory above the working directory, else the global
+store ($XDG_DATA_HOME/recall). Run 'recall where' to see which one is used.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.PersistentFlags().StringVar(&a.storeFlag, "store", "", "use the store in `DIR`")
+	root.PersistentFlags().BoolVar(&a.globalFlag, "global", false, "use the global store")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usagef("%v (see 'recall %s --help')", err, c.Name())
+	})
+	root.AddCommand(a.commands()...)
+	// Unknown commands and bad arguments are usage errors.
+	for _, c := range root.Commands() {
+		wrapArgs(c)
+	}
+	root.Args = func(c *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			return usagef("unknown command %q: run 'recall --help' to list commands", args[0])
+		}
+		return nil
+	}
+	return root
+}
+
+// wrapArgs makes argument-count errors usage errors.
+func wrapArgs(c *cobra.Command) {
+	if c.Args != nil {
+		check := c.Args
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if err := check(cmd, args); err != nil {
+				return usagef("%v (see 'recall %s --help')", err, cmd.CommandPath()[len("recall "):])
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		wrapArgs(sub)
+	}
+}
+
+// open resolves the store, loads its config and opens the database. It is
+// called by every command that needs the store.
+func (a *app) open(ctx context.Context) error {
+	if a.db != nil {
+		return nil
+	}
+	loc, err := resolveStore(a.storeFlag, a.globalFlag)
+	if err != nil {
+		return err
+	}
+	cfg, err := loadConfig(filepath.Join(loc.Dir, configFile))
+	if err != nil {
+		return err
+	}
+	db := sqlite.NewDB(filepath.Join(loc.Dir, dbFile))
+	db.MaxContentBytes = cfg.Limits.MaxContentBytes
+	if err := db.Open(); err != nil {
+		return err
+	}
+	a.store, a.cfg, a.db = loc, cfg, db
+	a.mem = sqlite.NewMemoryService(db)
+	a.obs = sqlite.NewObservationService(db)
+	a.search = a.mem
+	return nil
+}
+
+func (a *app) close() {
+	if a.db != nil {
+		a.db.Close()
+		a.db = nil
+	}
+}
+
+// now is the wall clock; commands that accept --now override it per call.
+func (a *app) now() time.Time { return time.Now().UTC() }
+
+// readInput reads a file argument, or stdin for "-" or no argument.
+func (a *app) readInput(arg string) ([]byte, error) {
+	if arg == "" || arg == "-" {
+		return io.ReadAll(a.stdin)
+	}
+	b, err := os.ReadFile(arg)
+	if err != nil {
+		return nil, recall.Errorf(recall.ENOTFOUND, "Cannot read %s: %v.", arg, errors.Unwrap(err))
+	}
+	return b, nil
+}

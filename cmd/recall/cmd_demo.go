@@ -1,0 +1,126 @@
+package main
+
+import (
+	"context"
+	"os"
+	"strings"
+
+	"github.com/recall-mem/recall"
+	"github.com/spf13/cobra"
+)
+
+func (a *app) demoCommand() *cobra.Command {
+	var keep bool
+	c := &cobra.Command{
+		Use:   "demo",
+		Short: "Run an end-to-end demonstration on a temporary store and narrate it",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			dir, err := os.MkdirTemp("", "recall-demo-")
+			if err != nil {
+				return err
+			}
+			if !keep {
+				defer os.RemoveAll(dir)
+			}
+			a.storeFlag, a.globalFlag = dir, false
+			if err := a.open(c.Context()); err != nil {
+				return err
+			}
+			if err := a.runDemo(c.Context()); err != nil {
+				return err
+			}
+			if keep {
+				fprintf(a.stdout, "\nThe demo store is kept at %s; try: recall --store %s list\n", dir, dir)
+			} else {
+				fprintf(a.stdout, "\nDone; the temporary store was removed (pass --keep to keep it).\n")
+			}
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&keep, "keep", false, "keep the temporary store")
+	return c
+}
+
+func (a *app) runDemo(ctx context.Context) error {
+	say := func(format string, args ...any) { fprintf(a.stdout, format+"\n", args...) }
+	say("recall demo: a temporary embedded store at %s\n", a.store.Dir)
+
+	docs := []recall.Memory{
+		{Title: "Deploy rule", Type: "decision", Tags: []string{"deploy", "ci"}, Context: "Agreed after the March outage",
+			Content: "Every deploy goes through staging first; production deploys need a green canary for 30 minutes."},
+		{Title: "Editor preference", Type: "preference", Tags: []string{"editor"}, Content: "The user prefers Neovim with tabs of width 4."},
+		{Title: "Database", Type: "fact", Tags: []string{"db"}, Content: "The primary store is PostgreSQL 15; analytics run on a nightly replica."},
+		{Title: "GPU acceleration patterns", Collection: "knowledge", Tags: []string{"gpu", "performance"},
+			Content: "# GPU acceleration patterns\n\nBatch small kernels; keep data resident on the device; prefer Metal on macOS."},
+	}
+	say("1. put: store %d memories (keys come from their titles)", len(docs))
+	var ids []string
+	for i := range docs {
+		m := docs[i]
+		m.Key, m.CreatedBy = recall.Slugify(m.Title), "demo"
+		res, err := a.mem.PutMemory(ctx, &m)
+		if err != nil {
+			return err
+		}
+		ids = append(ids, res.Memory.ID)
+		say("   %s  %-28s collection=%s", res.Memory.ID, res.Memory.Key, res.Memory.Collection)
+	}
+
+	say("\n2. search \"which database do we use\" (BM25 over title, content and tags)")
+	hits, err := a.search.Search(ctx, recall.SearchQuery{Text: "which database do we use", Limit: 3, Now: a.now()})
+	if err != nil {
+		return err
+	}
+	for _, h := range hits {
+		say("   %.3f  %s  %s", h.Score, h.Memory.ID, h.Memory.Title)
+	}
+
+	say("\n3. get deploy-rule --format context (text ready to inject into a prompt)")
+	m, err := a.mem.FindMemory(ctx, "deploy-rule", "")
+	if err != nil {
+		return err
+	}
+	for _, line := range strings.Split(strings.TrimRight(contextString(m), "\n"), "\n") {
+		say("   | %s", line)
+	}
+
+	say("\n4. update: the canary window changes; every change is a new version")
+	content := strings.Replace(m.Content, "30 minutes", "an hour", 1)
+	tags := []string{"canary"}
+	if m, err = a.mem.UpdateMemory(ctx, m.ID, recall.MemoryUpdate{Content: &content, Tags: &tags, MergeTags: true}); err != nil {
+		return err
+	}
+	say("   %s is now version %d, tags %s", m.ID, m.Version, strings.Join(m.Tags, ","))
+
+	say("\n5. put the same key again: a new version, not a duplicate")
+	res, err := a.mem.PutMemory(ctx, &recall.Memory{Key: "editor-preference", Title: "Editor preference", Type: "preference",
+		Content: "The user switched to Helix; tabs of width 4 still."})
+	if err != nil {
+		return err
+	}
+	say("   %s created=%v version=%d", res.Memory.ID, res.Created, res.Memory.Version)
+
+	say("\n6. delete, then restore from history")
+	if err := a.mem.DeleteMemory(ctx, ids[2]); err != nil {
+		return err
+	}
+	_, total, _ := a.mem.FindMemories(ctx, recall.MemoryFilter{})
+	say("   deleted %s; %d memories remain", ids[2], total)
+	if m, err = a.mem.RestoreMemory(ctx, ids[2], 1); err != nil {
+		return err
+	}
+	vs, _ := a.mem.MemoryVersions(ctx, m.ID)
+	var ops []string
+	for _, v := range vs {
+		ops = append(ops, v.Op)
+	}
+	say("   restored as version %d; history: %s", m.Version, strings.Join(ops, " → "))
+
+	say("\n7. check the store: SQLite integrity_check and FTS5 integrity-check")
+	if err := a.db.Check(ctx); err != nil {
+		return err
+	}
+	say("   ok")
+	return nil
+}

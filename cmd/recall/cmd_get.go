@@ -1,0 +1,100 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/recall-mem/recall"
+	"github.com/spf13/cobra"
+)
+
+func (a *app) getCommand() *cobra.Command {
+	var collection, format string
+	var version int
+	var jsonOut bool
+	c := &cobra.Command{
+		Use:   "get ID|KEY",
+		Short: "Print a memory: AI-ready context (default), JSON or raw content",
+		Long: `Print a memory by id or key.
+
+  --format context  the title, id, when and why it was created, tags and
+                    related references, then the content: text to inject
+                    into an AI conversation (the default)
+  --format json     the whole record
+  --format raw      the content only`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if jsonOut {
+				format = "json"
+			}
+			switch format {
+			case "context", "json", "raw":
+			default:
+				return usagef("invalid --format %q: use context, json or raw", format)
+			}
+			if err := a.open(c.Context()); err != nil {
+				return err
+			}
+			m, err := a.mem.FindMemory(c.Context(), args[0], collection)
+			if err != nil && !(version > 0 && recall.IsID(args[0])) {
+				return err
+			}
+			if version > 0 {
+				ref := args[0]
+				if m != nil {
+					ref = m.ID
+				}
+				if m, err = a.mem.MemoryVersion(c.Context(), ref, version); err != nil {
+					return err
+				}
+			}
+			switch format {
+			case "json":
+				return writeJSON(a.stdout, m)
+			case "raw":
+				_, err := a.stdout.Write([]byte(m.Content))
+				return err
+			}
+			_, err = a.stdout.Write([]byte(contextString(m)))
+			return err
+		},
+	}
+	c.Flags().StringVar(&collection, "collection", "", "look the key up in this collection")
+	c.Flags().StringVar(&format, "format", "context", "output format: context, json or raw")
+	c.Flags().IntVar(&version, "version", 0, "print version `N` instead of the current one")
+	c.Flags().BoolVar(&jsonOut, "json", false, "shorthand for --format json")
+	return c
+}
+
+// contextString formats a memory for injection into an AI conversation, as
+// seed 002 specifies: heading, id, creation, context, tags, related, a blank
+// line, then the content.
+func contextString(m *recall.Memory) string {
+	title := m.Title
+	if title == "" {
+		title = m.Key
+	}
+	if title == "" {
+		title = m.ID
+	}
+	parts := []string{"# " + title, "ID: " + m.ID}
+	created := "Created: " + stamp(m.CreatedAt)
+	if m.CreatedBy != "" {
+		created += " by " + m.CreatedBy
+	}
+	parts = append(parts, created)
+	if m.Context != "" {
+		parts = append(parts, "Context: "+m.Context)
+	}
+	if len(m.Tags) > 0 {
+		parts = append(parts, "Tags: "+strings.Join(m.Tags, ", "))
+	}
+	if len(m.Related) > 0 {
+		parts = append(parts, "Related: "+strings.Join(m.Related, ", "))
+	}
+	parts = append(parts, "", m.Content)
+	s := strings.Join(parts, "\n")
+	if !strings.HasSuffix(s, "\n") {
+		s += "\n"
+	}
+	return s
+}

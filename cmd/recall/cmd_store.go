@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+)
+
+func (a *app) commands() []*cobra.Command {
+	return []*cobra.Command{
+		a.initCommand(), a.whereCommand(),
+		a.putCommand(), a.getCommand(), a.updateCommand(), a.deleteCommand(),
+		a.listCommand(), a.searchCommand(),
+		a.versionsCommand(), a.diffCommand(), a.restoreCommand(),
+		a.importCommand(), a.exportCommand(),
+		a.demoCommand(),
+	}
+}
+
+func (a *app) initCommand() *cobra.Command {
+	var jsonOut bool
+	c := &cobra.Command{
+		Use:   "init",
+		Short: "Create a project store (.recall/) here, or the global store with --global",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			dir := filepath.Join(".", projectDir)
+			reason := "project store in the working directory"
+			if a.globalFlag {
+				var err error
+				if dir, err = globalStoreDir(); err != nil {
+					return err
+				}
+				reason = "global store"
+			} else if a.storeFlag != "" {
+				dir, reason = a.storeFlag, "--store flag"
+			}
+			abs, err := filepath.Abs(dir)
+			if err != nil {
+				return err
+			}
+			_, statErr := os.Stat(filepath.Join(abs, dbFile))
+			existed := statErr == nil
+			if err := os.MkdirAll(abs, 0o700); err != nil {
+				return err
+			}
+			if err := os.Chmod(abs, 0o700); err != nil {
+				return err
+			}
+			a.storeFlag, a.globalFlag = abs, false
+			if err := a.open(context.Background()); err != nil {
+				return err
+			}
+			if jsonOut {
+				return writeJSON(a.stdout, map[string]any{"dir": abs, "created": !existed, "reason": reason})
+			}
+			if existed {
+				fprintf(a.stdout, "Store already initialised at %s\n", abs)
+			} else {
+				fprintf(a.stdout, "Initialised %s at %s\n", reason, abs)
+			}
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&jsonOut, "json", false, "print JSON")
+	return c
+}
+
+func (a *app) whereCommand() *cobra.Command {
+	var jsonOut bool
+	c := &cobra.Command{
+		Use:   "where",
+		Short: "Print the store recall would use and why",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			loc, err := resolveStore(a.storeFlag, a.globalFlag)
+			if err != nil {
+				return err
+			}
+			_, statErr := os.Stat(filepath.Join(loc.Dir, dbFile))
+			if jsonOut {
+				return writeJSON(a.stdout, map[string]any{"dir": loc.Dir, "reason": loc.Reason, "kind": loc.Kind, "exists": statErr == nil})
+			}
+			fprintf(a.stdout, "%s\n  (%s)\n", loc.Dir, loc.Reason)
+			if statErr != nil {
+				fprintf(a.stdout, "  not created yet: 'recall init' creates a project store, any write creates this one\n")
+			}
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&jsonOut, "json", false, "print JSON")
+	return c
+}

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"strconv"
+
+	"github.com/pelletier/go-toml/v2"
+	"github.com/recall-mem/recall"
+)
+
+// Config is config.toml in the store directory. Every field is optional;
+// defaultConfig gives the values a missing file or key means.
+type Config struct {
+	Working   WorkingConfig   `toml:"working"`
+	Retrieval RetrievalConfig `toml:"retrieval"`
+	Retention RetentionConfig `toml:"retention"`
+	Rollup    RollupConfig    `toml:"rollup"`
+	Redact    RedactConfig    `toml:"redact"`
+	Hook      HookConfig      `toml:"hook"`
+	Limits    LimitsConfig    `toml:"limits"`
+}
+
+// WorkingConfig configures the working set and managed files (seed 000).
+type WorkingConfig struct {
+	File        string `toml:"file"`
+	BudgetWords int    `toml:"budget_words"`
+}
+
+// RetrievalConfig configures embedders and ranking.
+type RetrievalConfig struct {
+	Embedder  string `toml:"embedder"` // builtin, openai, model2vec, none
+	Endpoint  string `toml:"endpoint"`
+	Model     string `toml:"model"`
+	APIKeyEnv string `toml:"api_key_env"`
+}
+
+// RetentionConfig configures type-aware retention sweeps (seed 003).
+type RetentionConfig struct {
+	Enabled bool           `toml:"enabled"`
+	Days    map[string]int `toml:"days"`
+}
+
+// RollupConfig configures time-tier rollups (seed 004).
+type RollupConfig struct {
+	RawRetentionDays int    `toml:"raw_retention_days"`
+	Timezone         string `toml:"timezone"`
+}
+
+// RedactConfig configures secret redaction.
+type RedactConfig struct {
+	Enabled   *bool    `toml:"enabled"`
+	Patterns  []string `toml:"patterns"`
+	AllowList []string `toml:"allow"`
+}
+
+// HookConfig configures agent hooks.
+type HookConfig struct {
+	MaxOutputBytes int `toml:"max_output_bytes"`
+	ContextTokens  int `toml:"context_tokens"`
+}
+
+// LimitsConfig caps sizes.
+type LimitsConfig struct {
+	MaxContentBytes int `toml:"max_content_bytes"`
+}
+
+func defaultConfig() *Config {
+	return &Config{
+		Working:   WorkingConfig{File: "CLAUDE.local.md", BudgetWords: 1500},
+		Retrieval: RetrievalConfig{Embedder: "builtin"},
+		Rollup:    RollupConfig{RawRetentionDays: 30, Timezone: "UTC"},
+		Hook:      HookConfig{MaxOutputBytes: 4096, ContextTokens: 2000},
+		Limits:    LimitsConfig{MaxContentBytes: 1 << 20},
+	}
+}
+
+// loadConfig reads path over the defaults; a missing file is no error.
+func loadConfig(path string) (*Config, error) {
+	cfg := defaultConfig()
+	buf, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return cfg, nil
+	} else if err != nil {
+		return nil, err
+	}
+	if err := parseConfig(buf, cfg); err != nil {
+		return nil, recall.Errorf(recall.EINVALID, "%s: %s Fix the file and retry.", path, err)
+	}
+	return cfg, nil
+}
+
+// parseConfig decodes TOML over cfg, refusing unknown keys.
+func parseConfig(buf []byte, cfg *Config) error {
+	dec := toml.NewDecoder(bytes.NewReader(buf))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(cfg); err != nil {
+		var de *toml.DecodeError
+		var sm *toml.StrictMissingError
+		switch {
+		case errors.As(err, &de):
+			row, col := de.Position()
+			return errors.New(de.Error() + " at line " + strconv.Itoa(row) + ", column " + strconv.Itoa(col) + ".")
+		case errors.As(err, &sm):
+			return errors.New("unknown setting: " + sm.String())
+		}
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/markdown"
+	"github.com/spf13/cobra"
+)
+
+// memoryFlags are the fields a memory can be given on the command line.
+type memoryFlags struct {
+	collection, key, title, tags, typ, category, context, metadata string
+	project, priority, tier, related, createdBy, occurredAt        string
+	confidence                                                     float64
+	pin                                                            bool
+}
+
+func (f *memoryFlags) register(c *cobra.Command) {
+	fl := c.Flags()
+	fl.StringVar(&f.collection, "collection", "", "collection `NAME` (default \"default\")")
+	fl.StringVar(&f.key, "key", "", "key `K`, unique in the collection (default: slug of the title or first H1)")
+	fl.StringVar(&f.title, "title", "", "title (default: the first H1)")
+	fl.StringVar(&f.tags, "tags", "", "comma-separated tags `a,b`")
+	fl.StringVar(&f.typ, "type", "", "type: fact, preference, decision, constraint, note, procedure, …")
+	fl.StringVar(&f.category, "category", "", "primary category")
+	fl.StringVar(&f.context, "context", "", "why this memory was stored")
+	fl.StringVar(&f.metadata, "metadata", "", "metadata as a JSON object")
+	fl.StringVar(&f.project, "project", "", "project name")
+	fl.StringVar(&f.priority, "priority", "", "priority (e.g. high)")
+	fl.StringVar(&f.tier, "tier", "", "tier: working, register (default) or archive")
+	fl.StringVar(&f.related, "related", "", "comma-separated related ids or references")
+	fl.StringVar(&f.createdBy, "created-by", "", "author (default $RECALL_AGENT, else $USER)")
+	fl.StringVar(&f.occurredAt, "occurred-at", "", "when the thing it describes happened (default now)")
+	fl.Float64Var(&f.confidence, "confidence", 0, "confidence from 0 to 1 (default 1)")
+	fl.BoolVar(&f.pin, "pin", false, "pin as core memory (never evicted)")
+}
+
+// parseMetadata checks that s is a JSON object.
+func parseMetadata(s string) (json.RawMessage, error) {
+	var obj map[string]any
+	if err := json.Unmarshal([]byte(s), &obj); err != nil || obj == nil {
+		return nil, recall.Errorf(recall.EINVALID, "--metadata must be a JSON object, like '{\"source\": \"web\"}'.")
+	}
+	return json.RawMessage(s), nil
+}
+
+// buildMemory makes a memory from a document (frontmatter and body) and
+// flags; flags win over frontmatter.
+func buildMemory(doc []byte, f *memoryFlags, c *cobra.Command) (*recall.Memory, error) {
+	fm, body, err := markdown.SplitFrontmatter(doc)
+	if err != nil {
+		return nil, recall.Errorf(recall.EINVALID, "Malformed YAML frontmatter: %v. Fix the block between the --- lines.", err)
+	}
+	m := &recall.Memory{
+		Content:    string(body),
+		Title:      fm.String("title"),
+		Key:        fm.String("key"),
+		Collection: fm.String("collection"),
+		Type:       fm.String("type"),
+		Category:   fm.String("category"),
+		Context:    fm.String("context"),
+		Project:    fm.String("project"),
+		Priority:   fm.String("priority"),
+		CreatedBy:  fm.String("created_by"),
+		Tier:       fm.String("tier"),
+		Tags:       fm.Strings("tags"),
+		Related:    append(fm.Strings("related"), fm.Strings("related_to")...),
+	}
+	if v := fm.String("confidence"); v != "" {
+		if m.Confidence, err = strconv.ParseFloat(v, 64); err != nil {
+			return nil, recall.Errorf(recall.EINVALID, "Frontmatter confidence %q is not a number from 0 to 1.", v)
+		}
+	}
+	if v, ok := fm["pinned"].(bool); ok {
+		m.Pinned = v
+	}
+	if v := fm.String("occurred_at"); v != "" {
+		if m.OccurredAt, err = parseTime("occurred-at", v); err != nil {
+			return nil, err
+		}
+	}
+	if md, ok := fm["metadata"]; ok {
+		b, err := json.Marshal(md)
+		if err != nil {
+			return nil, recall.Errorf(recall.EINVALID, "Frontmatter metadata must be a mapping.")
+		}
+		m.Metadata = b
+	}
+	set := func(name string, dst *string, v string) {
+		if c.Flags().Changed(name) {
+			*dst = v
+		}
+	}
+	set("collection", &m.Collection, f.collection)
+	set("key", &m.Key, f.key)
+	set("title", &m.Title, f.title)
+	set("type", &m.Type, f.typ)
+	set("category", &m.Category, f.category)
+	set("context", &m.Context, f.context)
+	set("project", &m.Project, f.project)
+	set("priority", &m.Priority, f.priority)
+	set("tier", &m.Tier, f.tier)
+	set("created-by", &m.CreatedBy, f.createdBy)
+	if c.Flags().Changed("tags") {
+		m.Tags = markdown.SplitList(f.tags)
+	}
+	if c.Flags().Changed("related") {
+		m.Related = markdown.SplitList(f.related)
+	}
+	if c.Flags().Changed("confidence") {
+		m.Confidence = f.confidence
+	}
+	if f.pin {
+		m.Pinned = true
+	}
+	if c.Flags().Changed("occurred-at") {
+		t, err := parseTime("occurred-at", f.occurredAt)
+		if err != nil {
+			return nil, err
+		}
+		m.OccurredAt = t
+	}
+	if c.Flags().Changed("metadata") {
+		if m.Metadata, err = parseMetadata(f.metadata); err != nil {
+			return nil, err
+		}
+	}
+	if m.Title == "" {
+		m.Title = recall.FirstH1(m.Content)
+	}
+	if m.Key == "" {
+		m.Key = recall.Slugify(m.Title)
+	}
+	if m.CreatedBy == "" {
+		m.CreatedBy = defaultAuthor()
+	}
+	m.Tags = normaliseTags(m.Tags)
+	return m, nil
+}
+
+func normaliseTags(tags []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range tags {
+		t = strings.ToLower(strings.TrimSpace(t))
+		if t != "" && !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// defaultAuthor names who wrote a memory when nobody says.
+func defaultAuthor() string {
+	for _, env := range []string{"RECALL_AGENT", "USER", "USERNAME"} {
+		if v := os.Getenv(env); v != "" {
+			return v
+		}
+	}
+	return "recall"
+}
+
+// parseFilters reads repeated --filter field=v1,v2 flags.
+func parseFilters(flags []string) (map[string][]string, error) {
+	out := map[string][]string{}
+	for _, f := range flags {
+		name, vals, ok := strings.Cut(f, "=")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" {
+			return nil, recall.Errorf(recall.EINVALID, "Invalid --filter %q: use field=value or field=v1,v2 (e.g. tags=api,auth).", f)
+		}
+		out[name] = append(out[name], markdown.SplitList(vals)...)
+	}
+	return out, nil
+}
+
+// timeOrZero is a helper for optional time flags.
+func timeOrZero(c *cobra.Command, name, v string) (*time.Time, error) {
+	if !c.Flags().Changed(name) {
+		return nil, nil
+	}
+	t, err := parseTime(name, v)
+	if err != nil {
+		return nil, err
+	}
+	return &t, nil
+}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/recall-mem/recall"
+)
+
+const (
+	projectDir = ".recall"
+	dbFile     = "recall.db"
+	configFile = "config.toml"
+)
+
+// storeLocation is a resolved store directory and why it was chosen.
+type storeLocation struct {
+	Dir    string `json:"dir"`
+	Reason string `json:"reason"`
+	Kind   string `json:"kind"` // project or global
+}
+
+// resolveStore finds the store: --store, $RECALL_STORE, the nearest .recall/
+// above the working directory, else the global store; --global forces the
+// global one.
+func resolveStore(flag string, global bool) (*storeLocation, error) {
+	if global {
+		dir, err := globalStoreDir()
+		return &storeLocation{Dir: dir, Reason: "--global", Kind: "global"}, err
+	}
+	if flag != "" {
+		dir, err := filepath.Abs(flag)
+		return &storeLocation{Dir: dir, Reason: "--store flag", Kind: "explicit"}, err
+	}
+	if env := os.Getenv("RECALL_STORE"); env != "" {
+		dir, err := filepath.Abs(env)
+		return &storeLocation{Dir: dir, Reason: "RECALL_STORE environment variable", Kind: "explicit"}, err
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		cand := filepath.Join(dir, projectDir)
+		if fi, err := os.Stat(cand); err == nil && fi.IsDir() {
+			return &storeLocation{Dir: cand, Reason: "nearest .recall/ above " + wd, Kind: "project"}, nil
+		}
+		if filepath.Dir(dir) == dir {
+			break
+		}
+	}
+	dir, err := globalStoreDir()
+	return &storeLocation{Dir: dir, Reason: "no .recall/ found above " + wd + "; using the global store", Kind: "global"}, err
+}
+
+// globalStoreDir is $XDG_DATA_HOME/recall, by default ~/.local/share/recall.
+func globalStoreDir() (string, error) {
+	if x := os.Getenv("XDG_DATA_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, "recall"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", recall.Errorf(recall.EINVALID, "Cannot find the home directory for the global store: set XDG_DATA_HOME or RECALL_STORE.")
+	}
+	return filepath.Join(home, ".local", "share", "recall"), nil
+}
+
+// projectRoot is the directory managed markdown files live in: the parent of
+// a project store, else the working directory.
+func (l *storeLocation) projectRoot() string {
+	if l.Kind == "project" || filepath.Base(l.Dir) == projectDir {
+		return filepath.Dir(l.Dir)
+	}
+	wd, _ := os.Getwd()
+	return wd
+}

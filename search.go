@@ -1,0 +1,64 @@
+package recall
+
+import (
+	"context"
+	"time"
+)
+
+// Search modes.
+const (
+	ModeHybrid = "hybrid"
+	ModeBM25   = "bm25"
+	ModeVector = "vector"
+)
+
+// SearchQuery asks for the memories that best answer Text.
+type SearchQuery struct {
+	Text    string
+	Filter  MemoryFilter
+	Limit   int
+	Mode    string     // hybrid (default), bm25 or vector
+	Now     time.Time  // the reference time for relative expressions; zero means the store clock
+	AsOf    *time.Time // answer from memory as it was at that time
+	Explain bool       // fill SearchHit.Explain
+}
+
+// SearchHit is one ranked result.
+type SearchHit struct {
+	Memory  *Memory     `json:"memory"`
+	Score   float64     `json:"score"`
+	Snippet string      `json:"snippet,omitempty"` // the best passage of a long memory
+	Explain *HitExplain `json:"explain,omitempty"`
+}
+
+// HitExplain shows how a hit was scored.
+type HitExplain struct {
+	BM25        float64            `json:"bm25"`
+	BM25Rank    int                `json:"bm25_rank,omitempty"`
+	Vector      float64            `json:"vector"`
+	VectorRank  int                `json:"vector_rank,omitempty"`
+	Fused       float64            `json:"fused"`
+	Adjustments map[string]float64 `json:"adjustments,omitempty"`
+}
+
+// Searcher ranks memories for a query. Returns EINVALID for a malformed
+// query or filter.
+type Searcher interface {
+	Search(ctx context.Context, q SearchQuery) ([]*SearchHit, error)
+}
+
+// Embedder turns texts into vectors of a fixed dimension.
+type Embedder interface {
+	Model() string // name stored next to every vector
+	Dim() int
+	// Embed returns one vector per text. Returns EUNAVAILABLE when a remote
+	// provider cannot be reached.
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// Redactor removes secrets from text before anything is written.
+type Redactor interface {
+	// Redact returns text with every secret replaced by [REDACTED:kind]
+	// and the number of replacements per kind (never the secrets).
+	Redact(text string) (string, map[string]int)
+}

@@ -1,0 +1,223 @@
+// Package sqlite is recall's embedded store: one SQLite file in WAL mode,
+// one writer connection taking immediate transactions and a pool of
+// readers, so that hooks, servers and the CLI can share a store without
+// "database is locked" and without losing writes.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/recall-mem/recall"
+	sqlite3 "modernc.org/sqlite"
+	sqlite3lib "modernc.org/sqlite/lib"
+)
+
+// DefaultMaxContentBytes caps the content of one memory or observation.
+const DefaultMaxContentBytes = 1 << 20
+
+// busyTimeout is how long a connection waits for another process's lock
+// before SQLite gives up; beginWrite retries beyond it.
+const busyTimeout = 10 * time.Second
+
+// DB is an open store.
+type DB struct {
+	Path string // the database file
+
+	// Now is the clock; tests set it. One value is captured per transaction.
+	Now func() time.Time
+	// Redactor, when set, cleans every text before it is written.
+	Redactor recall.Redactor
+	// MaxContentBytes caps content size; 0 means DefaultMaxContentBytes.
+	MaxContentBytes int
+
+	write *sql.DB // one connection: SQLite has one writer at a time anyway
+	read  *sql.DB // a pool of query-only connections
+}
+
+// NewDB returns a store for the database file at path; call Open next.
+func NewDB(path string) *DB {
+	return &DB{Path: path, Now: time.Now}
+}
+
+func dsn(path string, pragmas []string, txlock string) string {
+	q := url.Values{}
+	for _, p := range pragmas {
+		q.Add("_pragma", p)
+	}
+	if txlock != "" {
+		q.Set("_txlock", txlock)
+	}
+	return "file:" + filepath.ToSlash(path) + "?" + q.Encode()
+}
+
+// Open creates the file (0600) if needed, configures it and applies
+// migrations.
+func (db *DB) Open() (err error) {
+	if db.Path == "" {
+		return fmt.Errorf("sqlite: path required")
+	}
+	if err := os.MkdirAll(filepath.Dir(db.Path), 0o700); err != nil {
+		return fmt.Errorf("sqlite: create directory: %w", err)
+	}
+	if f, err := os.OpenFile(db.Path, os.O_RDWR|os.O_CREATE, 0o600); err != nil {
+		return fmt.Errorf("sqlite: create file: %w", err)
+	} else {
+		f.Close()
+	}
+	common := []string{
+		fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()),
+		"foreign_keys(1)",
+		"synchronous(NORMAL)",
+	}
+	// auto_vacuum only takes effect before the first table exists, so it is
+	// set on every writer connection; it is a no-op on an existing file.
+	writerPragmas := append([]string{"auto_vacuum(INCREMENTAL)", "journal_mode(WAL)"}, common...)
+	if db.write, err = sql.Open("sqlite", dsn(db.Path, writerPragmas, "immediate")); err != nil {
+		return fmt.Errorf("sqlite: open writer: %w", err)
+	}
+	db.write.SetMaxOpenConns(1)
+	db.write.SetConnMaxIdleTime(0)
+	if err := db.write.Ping(); err != nil {
+		db.write.Close()
+		return fmt.Errorf("sqlite: open %s: %w", db.Path, err)
+	}
+	if err := db.migrate(context.Background()); err != nil {
+		db.write.Close()
+		return err
+	}
+	if db.read, err = sql.Open("sqlite", dsn(db.Path, append(common, "query_only(1)"), "")); err != nil {
+		db.write.Close()
+		return fmt.Errorf("sqlite: open readers: %w", err)
+	}
+	db.read.SetMaxOpenConns(max(4, runtime.GOMAXPROCS(0)))
+	// Files SQLite creates beside the database (-wal, -shm) inherit the
+	// process umask; tighten them so a store never leaks to other users.
+	for _, suffix := range []string{"-wal", "-shm"} {
+		_ = os.Chmod(db.Path+suffix, 0o600)
+	}
+	return nil
+}
+
+// Close closes both connection pools.
+func (db *DB) Close() error {
+	var errs []error
+	if db.read != nil {
+		errs = append(errs, db.read.Close())
+	}
+	if db.write != nil {
+		errs = append(errs, db.write.Close())
+	}
+	return errors.Join(errs...)
+}
+
+func (db *DB) now() time.Time {
+	if db.Now == nil {
+		return time.Now().UTC()
+	}
+	return db.Now().UTC()
+}
+
+func (db *DB) maxContent() int {
+	if db.MaxContentBytes > 0 {
+		return db.MaxContentBytes
+	}
+	return DefaultMaxContentBytes
+}
+
+// Tx is a write transaction with the time captured when it began.
+type Tx struct {
+	*sql.Tx
+	db  *DB
+	now time.Time
+}
+
+// beginWrite starts an immediate transaction on the writer. SQLite waits
+// busy_timeout for another process's lock; past that, it retries with
+// backoff until ctx ends, so concurrent writers queue instead of failing.
+func (db *DB) beginWrite(ctx context.Context) (*Tx, error) {
+	delay := 5 * time.Millisecond
+	for {
+		tx, err := db.write.BeginTx(ctx, nil)
+		if err == nil {
+			return &Tx{Tx: tx, db: db, now: db.now()}, nil
+		}
+		if !isBusy(err) {
+			return nil, fmt.Errorf("begin: %w", err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("begin: %w", err)
+		case <-time.After(delay):
+		}
+		delay = min(delay*2, 500*time.Millisecond)
+	}
+}
+
+// update runs fn in a write transaction and commits it, retrying the
+// commit if another process holds a lock.
+func (db *DB) update(ctx context.Context, fn func(tx *Tx) error) error {
+	tx, err := db.beginWrite(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// Readers is the query-only pool, for read-only packages of this store.
+func (db *DB) readers() *sql.DB { return db.read }
+
+// isBusy reports whether err is SQLITE_BUSY or SQLITE_LOCKED, matched by
+// result code, never by message text.
+func isBusy(err error) bool {
+	var se *sqlite3.Error
+	if errors.As(err, &se) {
+		code := se.Code() & 0xff
+		return code == sqlite3lib.SQLITE_BUSY || code == sqlite3lib.SQLITE_LOCKED
+	}
+	return false
+}
+
+// isConstraint reports whether err is a UNIQUE or PRIMARY KEY violation.
+func isConstraint(err error) bool {
+	var se *sqlite3.Error
+	if errors.As(err, &se) {
+		return se.Code()&0xff == sqlite3lib.SQLITE_CONSTRAINT
+	}
+	return false
+}
+
+// ms converts a time to the stored form, milliseconds since the epoch.
+func ms(t time.Time) int64 { return t.UnixMilli() }
+
+// fromMS converts a stored time back.
+func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
+
+func nullMS(t *time.Time) sql.NullInt64 {
+	if t == nil {
+		return sql.NullInt64{}
+	}
+	return sql.NullInt64{Int64: ms(*t), Valid: true}
+}
+
+func fromNullMS(v sql.NullInt64) *time.Time {
+	if !v.Valid {
+		return nil
+	}
+	t := fromMS(v.Int64)
+	return &t
+}

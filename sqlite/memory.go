@@ -1,0 +1,366 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/recall-mem/recall"
+)
+
+// MemoryService stores memories in SQLite.
+type MemoryService struct {
+	db *DB
+}
+
+var _ recall.MemoryService = (*MemoryService)(nil)
+
+// NewMemoryService returns a MemoryService over db.
+func NewMemoryService(db *DB) *MemoryService { return &MemoryService{db: db} }
+
+// PutMemory inserts m or writes a new version of the memory with its id or
+// its key in its collection.
+func (s *MemoryService) PutMemory(ctx context.Context, m *recall.Memory) (*recall.PutResult, error) {
+	in := *m
+	if err := s.db.clean(&in); err != nil {
+		return nil, err
+	}
+	var res *recall.PutResult
+	err := s.db.update(ctx, func(tx *Tx) (err error) {
+		res, err = putMemory(ctx, tx, &in)
+		return err
+	})
+	return res, err
+}
+
+// clean validates a memory before it is written and redacts its text.
+func (db *DB) clean(m *recall.Memory) error {
+	if m.Collection == "" {
+		m.Collection = recall.DefaultCollection
+	}
+	if err := recall.ValidateCollection(m.Collection); err != nil {
+		return err
+	}
+	if m.Key != "" {
+		if err := recall.ValidateKey(m.Key); err != nil {
+			return err
+		}
+	}
+	if m.ID != "" && !recall.IsID(m.ID) {
+		return recall.Errorf(recall.EINVALID, "Invalid id %q: ids are \"tr\" and 10 lower-case hex digits; leave it empty to get a new one.", m.ID)
+	}
+	if err := validateTierStatus(m.Tier, m.Status); err != nil {
+		return err
+	}
+	if m.Confidence < 0 || m.Confidence > 1 {
+		return recall.Errorf(recall.EINVALID, "Invalid confidence %g: use a number from 0 to 1.", m.Confidence)
+	}
+	if len(m.Content) > db.maxContent() {
+		return recall.Errorf(recall.ETOOLARGE, "Content is %d bytes, over the limit of %d: split it into several memories or raise [limits] max_content_bytes in config.toml.", len(m.Content), db.maxContent())
+	}
+	if strings.TrimSpace(m.Content) == "" && m.Title == "" {
+		return recall.Errorf(recall.EINVALID, "Empty memory: give some content (a file, stdin or text) or a title.")
+	}
+	m.Title, m.Content, m.Context = db.redact(m.Title), db.redact(m.Content), db.redact(m.Context)
+	return nil
+}
+
+func validateTierStatus(tier, status string) error {
+	switch tier {
+	case "", recall.TierWorking, recall.TierRegister, recall.TierArchive:
+	default:
+		return recall.Errorf(recall.EINVALID, "Invalid tier %q: use working, register or archive.", tier)
+	}
+	switch status {
+	case "", recall.StatusActive, recall.StatusSuperseded, recall.StatusArchived, recall.StatusCompacted:
+	default:
+		return recall.Errorf(recall.EINVALID, "Invalid status %q: use active, superseded, archived or compacted.", status)
+	}
+	return nil
+}
+
+func (db *DB) redact(s string) string {
+	if db.Redactor == nil || s == "" {
+		return s
+	}
+	out, _ := db.Redactor.Redact(s)
+	return out
+}
+
+// putMemory writes m inside tx: a new version of an existing memory with
+// the same id or key, else a new memory.
+func putMemory(ctx context.Context, tx *Tx, m *recall.Memory) (*recall.PutResult, error) {
+	var prev *recall.Memory
+	var err error
+	if m.ID != "" {
+		if prev, err = findMemoryBy(ctx, tx, "m.id = ?", m.ID); err != nil && recall.ErrorCode(err) != recall.ENOTFOUND {
+			return nil, err
+		}
+	}
+	if prev == nil && m.Key != "" {
+		if prev, err = findMemoryBy(ctx, tx, "m.collection = ? AND m.key = ?", m.Collection, m.Key); err != nil && recall.ErrorCode(err) != recall.ENOTFOUND {
+			return nil, err
+		}
+	}
+	if prev == nil {
+		if err := insertMemory(ctx, tx, m, "put"); err != nil {
+			return nil, err
+		}
+		return &recall.PutResult{Memory: m, Created: true}, nil
+	}
+	next := overlay(prev, m)
+	if err := writeMemory(ctx, tx, next, "put"); err != nil {
+		return nil, err
+	}
+	return &recall.PutResult{Memory: next, Created: false}, nil
+}
+
+// overlay returns prev with the fields that m sets replacing its own.
+func overlay(prev, m *recall.Memory) *recall.Memory {
+	next := *prev
+	next.Content = m.Content
+	setS := func(dst *string, v string) {
+		if v != "" {
+			*dst = v
+		}
+	}
+	setS(&next.Title, m.Title)
+	setS(&next.Type, m.Type)
+	setS(&next.Category, m.Category)
+	setS(&next.Context, m.Context)
+	setS(&next.Project, m.Project)
+	setS(&next.Priority, m.Priority)
+	setS(&next.CreatedBy, m.CreatedBy)
+	setS(&next.Tier, m.Tier)
+	setS(&next.Status, m.Status)
+	setS(&next.Key, m.Key)
+	if m.Tags != nil {
+		next.Tags = m.Tags
+	}
+	if m.Related != nil {
+		next.Related = m.Related
+	}
+	if m.Anchors != nil {
+		next.Anchors = m.Anchors
+	}
+	if len(m.Metadata) > 0 {
+		next.Metadata = m.Metadata
+	}
+	if m.Confidence > 0 {
+		next.Confidence = m.Confidence
+	}
+	if m.Pinned {
+		next.Pinned = true
+	}
+	if !m.OccurredAt.IsZero() {
+		next.OccurredAt = m.OccurredAt
+	}
+	return &next
+}
+
+// insertMemory inserts a new memory, filling defaults, and records version 1.
+func insertMemory(ctx context.Context, tx *Tx, m *recall.Memory, op string) error {
+	if m.Tier == "" {
+		m.Tier = recall.TierRegister
+	}
+	if m.Status == "" {
+		m.Status = recall.StatusActive
+	}
+	if m.Confidence == 0 {
+		m.Confidence = 1
+	}
+	if m.CreatedAt.IsZero() {
+		m.CreatedAt = tx.now
+	}
+	if m.UpdatedAt.IsZero() {
+		m.UpdatedAt = tx.now
+	}
+	if m.OccurredAt.IsZero() {
+		m.OccurredAt = m.CreatedAt
+	}
+	if m.Version == 0 {
+		m.Version = 1
+	}
+	generated := m.ID == ""
+	for attempt := 0; ; attempt++ {
+		if generated {
+			m.ID = recall.NewID()
+		}
+		_, err := tx.ExecContext(ctx, insertMemorySQL, append([]any{m.ID}, memoryArgs(m)...)...)
+		if err == nil {
+			break
+		}
+		if !isConstraint(err) {
+			return fmt.Errorf("insert memory: %w", err)
+		}
+		if m.Key != "" && keyTaken(ctx, tx, m) {
+			return recall.Errorf(recall.ECONFLICT, "Key %q is already used in collection %q: choose another key or update that memory.", m.Key, m.Collection)
+		}
+		if !generated || attempt > 8 {
+			return recall.Errorf(recall.ECONFLICT, "Memory id %s is already taken.", m.ID)
+		}
+	}
+	return saveVersion(ctx, tx, m, op)
+}
+
+func keyTaken(ctx context.Context, tx *Tx, m *recall.Memory) bool {
+	var id string
+	err := tx.QueryRowContext(ctx, `SELECT id FROM memories WHERE collection = ? AND key = ?`, m.Collection, m.Key).Scan(&id)
+	return err == nil && id != m.ID
+}
+
+// writeMemory stores the new state of an existing memory as its next
+// version.
+func writeMemory(ctx context.Context, tx *Tx, m *recall.Memory, op string) error {
+	m.Version++
+	m.UpdatedAt = tx.now
+	res, err := tx.ExecContext(ctx, updateMemorySQL, append(memoryArgs(m), m.ID)...)
+	if err != nil {
+		if isConstraint(err) {
+			return recall.Errorf(recall.ECONFLICT, "Key %q is already used in collection %q: choose another key.", m.Key, m.Collection)
+		}
+		return fmt.Errorf("update memory: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return recall.Errorf(recall.ENOTFOUND, "Memory %s not found: run `recall list` to see ids.", m.ID)
+	}
+	return saveVersion(ctx, tx, m, op)
+}
+
+type querier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+func findMemoryBy(ctx context.Context, q querier, cond string, args ...any) (*recall.Memory, error) {
+	m, err := scanMemory(q.QueryRowContext(ctx, `SELECT `+memoryColumns+` FROM memories m WHERE `+cond, args...))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, recall.Errorf(recall.ENOTFOUND, "Memory not found: run `recall list` or `recall search` to find its id or key.")
+	}
+	return m, err
+}
+
+// FindMemory returns the memory whose id, or key, is ref.
+func (s *MemoryService) FindMemory(ctx context.Context, ref, collection string) (*recall.Memory, error) {
+	return findMemoryRef(ctx, s.db.read, ref, collection)
+}
+
+func findMemoryRef(ctx context.Context, q querier, ref, collection string) (*recall.Memory, error) {
+	if recall.IsID(ref) {
+		m, err := findMemoryBy(ctx, q, "m.id = ?", ref)
+		if err != nil {
+			return nil, recall.Errorf(recall.ENOTFOUND, "No memory with id %s: run `recall list` to see ids (a deleted memory keeps its history: `recall versions %s`).", ref, ref)
+		}
+		if collection != "" && m.Collection != collection {
+			return nil, recall.Errorf(recall.ENOTFOUND, "Memory %s is in collection %q, not %q.", ref, m.Collection, collection)
+		}
+		return m, nil
+	}
+	if err := recall.ValidateKey(ref); err != nil {
+		return nil, recall.Errorf(recall.EINVALID, "%q is neither a memory id (tr + 10 hex digits) nor a valid key: run `recall list` to see ids and keys.", ref)
+	}
+	if collection != "" {
+		m, err := findMemoryBy(ctx, q, "m.collection = ? AND m.key = ?", collection, ref)
+		if err != nil {
+			return nil, recall.Errorf(recall.ENOTFOUND, "No memory with key %q in collection %q: run `recall list --collection %s` to see keys.", ref, collection, collection)
+		}
+		return m, nil
+	}
+	rows, err := q.QueryContext(ctx, `SELECT `+memoryColumns+` FROM memories m WHERE m.key = ? ORDER BY m.collection LIMIT 10`, ref)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var found []*recall.Memory
+	for rows.Next() {
+		m, err := scanMemory(rows)
+		if err != nil {
+			return nil, err
+		}
+		found = append(found, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	switch len(found) {
+	case 0:
+		return nil, recall.Errorf(recall.ENOTFOUND, "No memory with key %q: run `recall list` to see keys, or `recall search %s`.", ref, ref)
+	case 1:
+		return found[0], nil
+	}
+	var cols []string
+	for _, m := range found {
+		cols = append(cols, m.Collection)
+	}
+	return nil, recall.Errorf(recall.ECONFLICT, "Key %q exists in several collections (%s): pass --collection to choose one.", ref, strings.Join(cols, ", "))
+}
+
+// FindMemories returns the memories matching filter.
+func (s *MemoryService) FindMemories(ctx context.Context, f recall.MemoryFilter) ([]*recall.Memory, int, error) {
+	where, args, err := whereMemories(f)
+	if err != nil {
+		return nil, 0, err
+	}
+	var total int
+	if err := s.db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM memories m WHERE `+where, args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("count memories: %w", err)
+	}
+	limit := f.Limit
+	if limit <= 0 {
+		limit = -1
+	}
+	rows, err := s.db.read.QueryContext(ctx, `SELECT `+memoryColumns+` FROM memories m WHERE `+where+
+		` ORDER BY m.updated_at DESC, m.seq DESC LIMIT ? OFFSET ?`, append(args, limit, f.Offset)...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("find memories: %w", err)
+	}
+	defer rows.Close()
+	var out []*recall.Memory
+	for rows.Next() {
+		m, err := scanMemory(rows)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, m)
+	}
+	return out, total, rows.Err()
+}
+
+// UpdateMemory applies upd to the memory with this id.
+func (s *MemoryService) UpdateMemory(ctx context.Context, id string, upd recall.MemoryUpdate) (*recall.Memory, error) {
+	var out *recall.Memory
+	err := s.db.update(ctx, func(tx *Tx) error {
+		m, err := findMemoryRef(ctx, tx, id, "")
+		if err != nil {
+			return err
+		}
+		if err := s.db.apply(m, upd); err != nil {
+			return err
+		}
+		if err := writeMemory(ctx, tx, m, "update"); err != nil {
+			return err
+		}
+		out = m
+		return nil
+	})
+	return out, err
+}
+
+// DeleteMemory removes a memory and records the deletion as its last
+// version, so the history stays restorable.
+func (s *MemoryService) DeleteMemory(ctx context.Context, id string) error {
+	return s.db.update(ctx, func(tx *Tx) error {
+		m, err := findMemoryRef(ctx, tx, id, "")
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM memories WHERE id = ?`, m.ID); err != nil {
+			return fmt.Errorf("delete memory: %w", err)
+		}
+		m.Version++
+		m.UpdatedAt = tx.now
+		return saveVersion(ctx, tx, m, "delete")
+	})
+}

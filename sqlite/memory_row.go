@@ -1,0 +1,96 @@
+package sqlite
+
+import (
+	"database/sql"
+	"encoding/json"
+	"fmt"
+
+	"github.com/recall-mem/recall"
+)
+
+// memoryColumns is the select list that scanMemory reads, in order.
+const memoryColumns = `m.id, m.key, m.collection, m.type, m.title, m.content, m.tags, m.category,
+	m.context, m.related, m.project, m.priority, m.created_by, m.confidence, m.tier, m.pinned,
+	m.status, m.anchors, m.metadata, m.created_at, m.updated_at, m.reviewed_at, m.occurred_at,
+	m.snoozed_until, m.version`
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanMemory(row scanner) (*recall.Memory, error) {
+	var (
+		m                            recall.Memory
+		key                          sql.NullString
+		tags, related, anchors, meta string
+		created, updated, occurred   int64
+		reviewed, snoozed            sql.NullInt64
+	)
+	if err := row.Scan(&m.ID, &key, &m.Collection, &m.Type, &m.Title, &m.Content, &tags, &m.Category,
+		&m.Context, &related, &m.Project, &m.Priority, &m.CreatedBy, &m.Confidence, &m.Tier, &m.Pinned,
+		&m.Status, &anchors, &meta, &created, &updated, &reviewed, &occurred, &snoozed, &m.Version); err != nil {
+		return nil, err
+	}
+	m.Key = key.String
+	if err := unmarshalColumns(map[string]any{"tags": &m.Tags, "related": &m.Related, "anchors": &m.Anchors},
+		map[string]string{"tags": tags, "related": related, "anchors": anchors}); err != nil {
+		return nil, err
+	}
+	if meta != "" && meta != "{}" {
+		m.Metadata = json.RawMessage(meta)
+	}
+	m.CreatedAt, m.UpdatedAt, m.OccurredAt = fromMS(created), fromMS(updated), fromMS(occurred)
+	m.ReviewedAt, m.SnoozedUntil = fromNullMS(reviewed), fromNullMS(snoozed)
+	return &m, nil
+}
+
+func unmarshalColumns(dst map[string]any, src map[string]string) error {
+	for name, ptr := range dst {
+		if s := src[name]; s != "" {
+			if err := json.Unmarshal([]byte(s), ptr); err != nil {
+				return fmt.Errorf("decode %s: %w", name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// jsonText encodes v for a JSON column, with empty slices as "[]".
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil || string(b) == "null" {
+		return "[]"
+	}
+	return string(b)
+}
+
+func metaText(raw json.RawMessage) string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "{}"
+	}
+	return string(raw)
+}
+
+func nullKey(k string) sql.NullString {
+	return sql.NullString{String: k, Valid: k != ""}
+}
+
+// memoryArgs returns the values of every stored column after id, in the
+// order of insertMemorySQL and updateMemorySQL.
+func memoryArgs(m *recall.Memory) []any {
+	return []any{
+		nullKey(m.Key), m.Collection, m.Type, m.Title, m.Content, jsonText(m.Tags), m.Category,
+		m.Context, jsonText(m.Related), m.Project, m.Priority, m.CreatedBy, m.Confidence, m.Tier, m.Pinned,
+		m.Status, jsonText(m.Anchors), metaText(m.Metadata), ms(m.CreatedAt), ms(m.UpdatedAt), nullMS(m.ReviewedAt),
+		ms(m.OccurredAt), nullMS(m.SnoozedUntil), m.Version,
+	}
+}
+
+const insertMemorySQL = `INSERT INTO memories (id, key, collection, type, title, content, tags, category,
+	context, related, project, priority, created_by, confidence, tier, pinned, status, anchors, metadata,
+	created_at, updated_at, reviewed_at, occurred_at, snoozed_until, version)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+
+const updateMemorySQL = `UPDATE memories SET key = ?, collection = ?, type = ?, title = ?, content = ?,
+	tags = ?, category = ?, context = ?, related = ?, project = ?, priority = ?, created_by = ?,
+	confidence = ?, tier = ?, pinned = ?, status = ?, anchors = ?, metadata = ?, created_at = ?,
+	updated_at = ?, reviewed_at = ?, occurred_at = ?, snoozed_until = ?, version = ?
+	WHERE id = ?`

@@ -1,0 +1,52 @@
+package sqlite
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"io/fs"
+	"sort"
+)
+
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+// migrate applies every embedded migration not yet applied, in name order,
+// each in its own immediate transaction so that two processes opening a new
+// store at once cannot both apply one.
+func (db *DB) migrate(ctx context.Context) error {
+	if _, err := db.write.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY) WITHOUT ROWID`); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	names, err := fs.Glob(migrationFS, "migrations/*.sql")
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if err := db.migrateFile(ctx, name); err != nil {
+			return fmt.Errorf("migrate %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+func (db *DB) migrateFile(ctx context.Context, name string) error {
+	return db.update(ctx, func(tx *Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM migrations WHERE name = ?`, name).Scan(&n); err != nil {
+			return err
+		} else if n > 0 {
+			return nil
+		}
+		buf, err := fs.ReadFile(migrationFS, name)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, string(buf)); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO migrations (name) VALUES (?)`, name)
+		return err
+	})
+}

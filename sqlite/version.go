@@ -1,0 +1,179 @@
+package sqlite
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/recall-mem/recall"
+)
+
+// saveVersion records m's current state as version m.Version.
+func saveVersion(ctx context.Context, tx *Tx, m *recall.Memory, op string) error {
+	snap, err := json.Marshal(m)
+	if err != nil {
+		return fmt.Errorf("snapshot: %w", err)
+	}
+	_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO memory_versions (memory_id, version, op, changed_at, snapshot) VALUES (?, ?, ?, ?, ?)`,
+		m.ID, m.Version, op, ms(tx.now), string(snap))
+	if err != nil {
+		return fmt.Errorf("save version: %w", err)
+	}
+	return nil
+}
+
+// MemoryVersions lists every stored version of a memory, oldest first.
+func (s *MemoryService) MemoryVersions(ctx context.Context, ref string) ([]*recall.MemoryVersion, error) {
+	id, err := s.resolveHistoryID(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.db.read.QueryContext(ctx, `SELECT version, op, changed_at, snapshot FROM memory_versions WHERE memory_id = ? ORDER BY version`, id)
+	if err != nil {
+		return nil, fmt.Errorf("versions: %w", err)
+	}
+	defer rows.Close()
+	var out []*recall.MemoryVersion
+	for rows.Next() {
+		v := &recall.MemoryVersion{MemoryID: id}
+		var at int64
+		var snap string
+		if err := rows.Scan(&v.Version, &v.Op, &at, &snap); err != nil {
+			return nil, err
+		}
+		v.ChangedAt = fromMS(at)
+		if err := json.Unmarshal([]byte(snap), &v.Memory); err != nil {
+			return nil, fmt.Errorf("decode version %d: %w", v.Version, err)
+		}
+		out = append(out, v)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, recall.Errorf(recall.ENOTFOUND, "No history for %s: run `recall list` to see ids.", ref)
+	}
+	return out, nil
+}
+
+// resolveHistoryID accepts a live memory's id or key, or the id of a
+// deleted memory whose history is still stored.
+func (s *MemoryService) resolveHistoryID(ctx context.Context, ref string) (string, error) {
+	m, err := findMemoryRef(ctx, s.db.read, ref, "")
+	if err == nil {
+		return m.ID, nil
+	}
+	if recall.IsID(ref) {
+		return ref, nil
+	}
+	return "", err
+}
+
+// MemoryVersion returns the state of a memory at version n.
+func (s *MemoryService) MemoryVersion(ctx context.Context, ref string, n int) (*recall.Memory, error) {
+	vs, err := s.MemoryVersions(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range vs {
+		if v.Version == n {
+			return v.Memory, nil
+		}
+	}
+	return nil, recall.Errorf(recall.ENOTFOUND, "Memory %s has no version %d: run `recall versions %s` to list them.", ref, n, ref)
+}
+
+// RestoreMemory writes version n back as a new version.
+func (s *MemoryService) RestoreMemory(ctx context.Context, ref string, n int) (*recall.Memory, error) {
+	old, err := s.MemoryVersion(ctx, ref, n)
+	if err != nil {
+		return nil, err
+	}
+	if old.Version > 0 && n == old.Version && isDeletion(ctx, s, old.ID, n) {
+		return nil, recall.Errorf(recall.EINVALID, "Version %d records the deletion; restore an earlier version.", n)
+	}
+	var out *recall.Memory
+	err = s.db.update(ctx, func(tx *Tx) error {
+		var last int
+		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM memory_versions WHERE memory_id = ?`, old.ID).Scan(&last); err != nil {
+			return err
+		}
+		m := *old
+		m.Version = last
+		cur, err := findMemoryBy(ctx, tx, "m.id = ?", old.ID)
+		if err == nil {
+			m.CreatedAt = cur.CreatedAt
+			out = &m
+			return writeMemory(ctx, tx, &m, "restore")
+		}
+		m.Version = last + 1
+		m.UpdatedAt = tx.now
+		out = &m
+		return insertMemory(ctx, tx, &m, "restore")
+	})
+	return out, err
+}
+
+func isDeletion(ctx context.Context, s *MemoryService, id string, n int) bool {
+	var op string
+	err := s.db.read.QueryRowContext(ctx, `SELECT op FROM memory_versions WHERE memory_id = ? AND version = ?`, id, n).Scan(&op)
+	return err == nil && op == "delete"
+}
+
+// ImportMemories writes every memory, ids preserved, in one transaction.
+func (s *MemoryService) ImportMemories(ctx context.Context, ms []*recall.Memory) (*recall.ImportResult, error) {
+	clean := make([]*recall.Memory, len(ms))
+	for i, m := range ms {
+		c := *m
+		if err := s.db.clean(&c); err != nil {
+			return nil, recall.Errorf(recall.ErrorCode(err), "Memory %d (%s): %s Nothing was imported.", i+1, c.ID, recall.ErrorMessage(err))
+		}
+		clean[i] = &c
+	}
+	res := &recall.ImportResult{}
+	err := s.db.update(ctx, func(tx *Tx) error {
+		for i, m := range clean {
+			var err error
+			var prev *recall.Memory
+			if m.ID != "" {
+				prev, err = findMemoryBy(ctx, tx, "m.id = ?", m.ID)
+			}
+			if prev != nil {
+				m.Version = prev.Version
+				if m.CreatedAt.IsZero() {
+					m.CreatedAt = prev.CreatedAt
+				}
+				fillDefaults(m, tx)
+				err = writeMemory(ctx, tx, m, "import")
+				res.Updated++
+			} else {
+				fillDefaults(m, tx)
+				err = insertMemory(ctx, tx, m, "import")
+				res.Added++
+			}
+			if err != nil {
+				return recall.Errorf(recall.ErrorCode(err), "Memory %d (%s): %s Nothing was imported.", i+1, m.ID, recall.ErrorMessage(err))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func fillDefaults(m *recall.Memory, tx *Tx) {
+	if m.Tier == "" {
+		m.Tier = recall.TierRegister
+	}
+	if m.Status == "" {
+		m.Status = recall.StatusActive
+	}
+	if m.CreatedAt.IsZero() {
+		m.CreatedAt = tx.now
+	}
+	if m.OccurredAt.IsZero() {
+		m.OccurredAt = m.CreatedAt
+	}
+}
