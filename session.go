@@ -1,6 +1,9 @@
 package recall
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // Session is one agent session (seed 001): the last few are hot, older ones
 // are evicted to cold storage leaving a one-line summary.
@@ -13,4 +16,33 @@ type Session struct {
 	Summary   string     `json:"summary,omitempty"`
 	Learned   string     `json:"learned,omitempty"`
 	State     string     `json:"state"` // hot, cold
+}
+
+// SessionEnd captures a finished session (seed 001's intake valve).
+type SessionEnd struct {
+	ID      string `json:"id"`
+	Summary string `json:"summary"`
+	Learned string `json:"learned,omitempty"`
+	Pin     string `json:"pin,omitempty"` // title of a core memory to pin; deduplicated by title
+}
+
+// SessionStartReport says what the heartbeat did when a session started.
+type SessionStartReport struct {
+	Session  *Session `json:"session"`
+	Evicted  []string `json:"evicted,omitempty"`  // ids of sessions moved to cold storage
+	Swept    int      `json:"swept,omitempty"`    // observations removed by a retention sweep
+	Problems []string `json:"problems,omitempty"` // integrity and staleness findings
+	Context  string   `json:"context"`            // the bootstrap context to show the agent
+}
+
+// SessionService runs the session lifecycle.
+type SessionService interface {
+	// StartSession records s, runs the heartbeat and returns the bootstrap
+	// context. A failing housekeeping step is reported, never fatal.
+	StartSession(ctx context.Context, s *Session) (*SessionStartReport, error)
+	// EndSession stores the summary of a session. Returns ENOTFOUND for an
+	// unknown id and ECONFLICT when the pin title is already pinned.
+	EndSession(ctx context.Context, end SessionEnd) (*Session, error)
+	// FindSessions returns sessions, newest first; limit 0 means all.
+	FindSessions(ctx context.Context, limit int) ([]*Session, error)
 }

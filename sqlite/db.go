@@ -178,9 +178,6 @@ func (db *DB) update(ctx context.Context, fn func(tx *Tx) error) error {
 	return nil
 }
 
-// Readers is the query-only pool, for read-only packages of this store.
-func (db *DB) readers() *sql.DB { return db.read }
-
 // isBusy reports whether err is SQLITE_BUSY or SQLITE_LOCKED, matched by
 // result code, never by message text.
 func isBusy(err error) bool {

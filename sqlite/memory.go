@@ -183,6 +183,9 @@ func insertMemory(ctx context.Context, tx *Tx, m *recall.Memory, op string) erro
 	if m.Version == 0 {
 		m.Version = 1
 	}
+	if err := checkPinTitle(ctx, tx, m); err != nil {
+		return err
+	}
 	generated := m.ID == ""
 	for attempt := 0; ; attempt++ {
 		if generated {
@@ -214,6 +217,9 @@ func keyTaken(ctx context.Context, tx *Tx, m *recall.Memory) bool {
 // writeMemory stores the new state of an existing memory as its next
 // version.
 func writeMemory(ctx context.Context, tx *Tx, m *recall.Memory, op string) error {
+	if err := checkPinTitle(ctx, tx, m); err != nil {
+		return err
+	}
 	m.Version++
 	m.UpdatedAt = tx.now
 	res, err := tx.ExecContext(ctx, updateMemorySQL, append(memoryArgs(m), m.ID)...)
@@ -363,4 +369,20 @@ func (s *MemoryService) DeleteMemory(ctx context.Context, id string) error {
 		m.UpdatedAt = tx.now
 		return saveVersion(ctx, tx, m, "delete")
 	})
+}
+
+// checkPinTitle refuses a second pinned memory with the same title: pins
+// are core memory and are deduplicated by title (seed 001).
+func checkPinTitle(ctx context.Context, tx *Tx, m *recall.Memory) error {
+	if !m.Pinned || m.Title == "" {
+		return nil
+	}
+	var other string
+	err := tx.QueryRowContext(ctx, `SELECT id FROM memories WHERE pinned = 1 AND title = ? COLLATE NOCASE AND id != ? LIMIT 1`, m.Title, m.ID).Scan(&other)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	return recall.Errorf(recall.ECONFLICT, "A memory titled %q is already pinned (%s): update that one or choose another title.", m.Title, other)
 }

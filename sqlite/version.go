@@ -89,7 +89,7 @@ func (s *MemoryService) RestoreMemory(ctx context.Context, ref string, n int) (*
 	if err != nil {
 		return nil, err
 	}
-	if old.Version > 0 && n == old.Version && isDeletion(ctx, s, old.ID, n) {
+	if isDeletion(ctx, s, old.ID, n) {
 		return nil, recall.Errorf(recall.EINVALID, "Version %d records the deletion; restore an earlier version.", n)
 	}
 	var out *recall.Memory
@@ -133,11 +133,15 @@ func (s *MemoryService) ImportMemories(ctx context.Context, ms []*recall.Memory)
 	res := &recall.ImportResult{}
 	err := s.db.update(ctx, func(tx *Tx) error {
 		for i, m := range clean {
-			var err error
 			var prev *recall.Memory
 			if m.ID != "" {
-				prev, err = findMemoryBy(ctx, tx, "m.id = ?", m.ID)
+				p, err := findMemoryBy(ctx, tx, "m.id = ?", m.ID)
+				if err != nil && recall.ErrorCode(err) != recall.ENOTFOUND {
+					return err
+				}
+				prev = p
 			}
+			var err error
 			if prev != nil {
 				m.Version = prev.Version
 				if m.CreatedAt.IsZero() {

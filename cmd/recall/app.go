@@ -111,6 +111,7 @@ store ($XDG_DATA_HOME/recall). Run 'recall where' to see which one is used.`,
 		}
 		return nil
 	}
+	root.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
 	return root
 }
 

@@ -5,7 +5,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/markdown"
@@ -178,16 +177,4 @@ func parseFilters(flags []string) (map[string][]string, error) {
 		out[name] = append(out[name], markdown.SplitList(vals)...)
 	}
 	return out, nil
-}
-
-// timeOrZero is a helper for optional time flags.
-func timeOrZero(c *cobra.Command, name, v string) (*time.Time, error) {
-	if !c.Flags().Changed(name) {
-		return nil, nil
-	}
-	t, err := parseTime(name, v)
-	if err != nil {
-		return nil, err
-	}
-	return &t, nil
 }

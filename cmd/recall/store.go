@@ -64,13 +64,3 @@ func globalStoreDir() (string, error) {
 	}
 	return filepath.Join(home, ".local", "share", "recall"), nil
 }
-
-// projectRoot is the directory managed markdown files live in: the parent of
-// a project store, else the working directory.
-func (l *storeLocation) projectRoot() string {
-	if l.Kind == "project" || filepath.Base(l.Dir) == projectDir {
-		return filepath.Dir(l.Dir)
-	}
-	wd, _ := os.Getwd()
-	return wd
-}
