@@ -3,6 +3,7 @@ module github.com/recall-mem/recall
 go 1.26.8
 
 require (
+	github.com/google/go-cmp v0.6.0
 	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/spf13/cobra v1.10.2

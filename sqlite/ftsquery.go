@@ -22,10 +22,12 @@ func init() {
 // syntax in the input (quotes, hyphens, colons, NEAR, AND, *) is treated
 // as text. It returns "" when no searchable word remains.
 func FTSQuery(text string) string {
-	terms := QueryTerms(text)
-	if len(terms) == 0 {
-		return ""
-	}
+	return quoteTerms(QueryTerms(text))
+}
+
+// quoteTerms ORs terms as FTS5 strings. Terms hold only letters and digits,
+// so quoting cannot be escaped.
+func quoteTerms(terms []string) string {
 	quoted := make([]string, len(terms))
 	for i, t := range terms {
 		quoted[i] = `"` + t + `"`
