@@ -3,8 +3,9 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
-	"strconv"
+	"strings"
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/recall-mem/recall"
@@ -96,14 +97,16 @@ func parseConfig(buf []byte, cfg *Config) error {
 	dec := toml.NewDecoder(bytes.NewReader(buf))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(cfg); err != nil {
-		var de *toml.DecodeError
 		var sm *toml.StrictMissingError
+		var de *toml.DecodeError
 		switch {
+		case errors.As(err, &sm) && len(sm.Errors) > 0:
+			first := sm.Errors[0]
+			row, col := first.Position()
+			return fmt.Errorf("unknown setting %q at line %d, column %d (see the configuration section of the README)", strings.Join(first.Key(), "."), row, col)
 		case errors.As(err, &de):
 			row, col := de.Position()
-			return errors.New(de.Error() + " at line " + strconv.Itoa(row) + ", column " + strconv.Itoa(col) + ".")
-		case errors.As(err, &sm):
-			return errors.New("unknown setting: " + sm.String())
+			return fmt.Errorf("%s at line %d, column %d", de.Error(), row, col)
 		}
 		return err
 	}

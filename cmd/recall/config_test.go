@@ -1,0 +1,35 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseConfig(t *testing.T) {
+	cfg := defaultConfig()
+	err := parseConfig([]byte("[working]\nbudget_words = 900\n[retention]\nenabled = true\n[retention.days]\nfile_read = 7\n"), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Working.BudgetWords != 900 || cfg.Working.File != "CLAUDE.local.md" || !cfg.Retention.Enabled || cfg.Retention.Days["file_read"] != 7 {
+		t.Fatalf("got %+v", cfg)
+	}
+	for in, want := range map[string]string{
+		"[working]\nbudget_wrods = 1\n":       `unknown setting "working.budget_wrods" at line 2`,
+		"[working\n":                          "line 1",
+		"[limits]\nmax_content_bytes = 'x'\n": "line 2",
+	} {
+		if err := parseConfig([]byte(in), defaultConfig()); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("parseConfig(%q) = %v, want it to mention %q", in, err, want)
+		}
+	}
+}
+
+func FuzzParseConfig(f *testing.F) {
+	for _, s := range []string{"[working]\nfile = \"AGENTS.md\"\n", "[retention.days]\nx = 1", "a = [", "[[x]]\n", "\xff"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_ = parseConfig(b, defaultConfig()) // must not panic
+	})
+}
