@@ -143,7 +143,10 @@ type RollupFilter struct {
 	Since       *time.Time
 	Until       *time.Time
 	Search      string // full-text query over summaries
-	Limit       int
+	// PerKey keeps one rollup per keyed group: the newest, then the most
+	// confident (SearchRollups).
+	PerKey bool
+	Limit  int
 }
 
 // RollupHit is a rollup matching a full-text query with its BM25 score

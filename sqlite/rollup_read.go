@@ -149,9 +149,22 @@ func (s *RollupService) SearchRollups(ctx context.Context, f recall.RollupFilter
 	if limit <= 0 {
 		limit = 50
 	}
-	rows, err := s.db.read.QueryContext(ctx, `SELECT `+rollupColumns+`, bm25(memory_rollups_fts) AS rank
-		FROM memory_rollups_fts JOIN memory_rollups r ON r.seq = memory_rollups_fts.rowid
-		WHERE memory_rollups_fts MATCH ? AND `+where+` ORDER BY rank LIMIT ?`,
+	// With PerKey, each keyed group contributes only its current rollup
+	// (newest, then most confident), so the many rollups of a stable fact
+	// cannot crowd other keys out of the limit.
+	group := "r.seq"
+	if f.PerKey {
+		group = "CASE WHEN r.key = '' THEN CAST(r.seq AS TEXT) ELSE r.memory_type || char(0) || r.key END"
+	}
+	// bm25() cannot sit beside a window function: rank the matches first.
+	rows, err := s.db.read.QueryContext(ctx, `WITH m AS MATERIALIZED (
+			SELECT rowid AS seq, bm25(memory_rollups_fts) AS rank FROM memory_rollups_fts WHERE memory_rollups_fts MATCH ?
+		)
+		SELECT `+rollupColumns+`, r.rank FROM (
+			SELECT r.*, m.rank, ROW_NUMBER() OVER (PARTITION BY `+group+`
+				ORDER BY r.latest_at DESC, r.confidence DESC, r.bucket_start DESC) AS n
+			FROM m JOIN memory_rollups r ON r.seq = m.seq WHERE `+where+`
+		) r WHERE r.n = 1 ORDER BY r.rank LIMIT ?`,
 		append(append([]any{match}, args...), limit)...)
 	if err != nil {
 		return nil, fmt.Errorf("search rollups: %w", err)
