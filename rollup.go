@@ -136,13 +136,14 @@ type RollupReport struct {
 
 // RollupFilter selects rollups. Zero fields do not filter.
 type RollupFilter struct {
-	BucketTypes []string
-	MemoryType  *string
-	Key         *string
-	Status      *string // nil means active only; "*" means any
-	Since       *time.Time
-	Until       *time.Time
-	Search      string // full-text query over summaries
+	BucketTypes  []string
+	MemoryType   *string
+	Key          *string
+	Status       *string    // nil means active only; "*" means any
+	Since        *time.Time // buckets ending after Since
+	Until        *time.Time // buckets starting before Until
+	UpdatedSince *time.Time // rollups written at or after this time
+	Search       string     // full-text query over summaries
 	// PerKey keeps one rollup per keyed group: the newest, then the most
 	// confident (SearchRollups).
 	PerKey bool

@@ -105,6 +105,9 @@ func whereRollups(f recall.RollupFilter) (string, []any, error) {
 	if f.Until != nil {
 		conds, args = append(conds, "r.bucket_start < ?"), append(args, iso(*f.Until))
 	}
+	if f.UpdatedSince != nil {
+		conds, args = append(conds, "r.updated_at >= ?"), append(args, iso(*f.UpdatedSince))
+	}
 	return strings.Join(conds, " AND "), args, nil
 }
 
