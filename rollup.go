@@ -107,9 +107,8 @@ type RollupPolicy interface {
 	// Bucket returns the bucket of type typ that holds t.
 	Bucket(typ string, t time.Time) RollupBucket
 	// Summarize groups the sources of bucket b by type and key and returns
-	// one rollup per group. existing are the rollups already stored for b
-	// (raw buckets merge late entries into them; finer tiers are rebuilt
-	// from all their sources).
+	// one rollup per group with sources, merged into the existing rollups
+	// of b given (those a late entry joins).
 	Summarize(b RollupBucket, existing []*Rollup, sources []RollupSource) []*Rollup
 }
 
@@ -119,16 +118,21 @@ type RollupRun struct {
 	DryRun bool      // compute everything, write nothing
 	// OnBucket, when set, is told after each bucket is written (progress).
 	OnBucket func(b RollupBucket, written int)
+	// Keep prunes, per bucket type, rollups already taken into the next
+	// tier whose bucket ended longer ago than this (Time Machine style:
+	// fine tiers for recent history only). Absent or 0 keeps them all.
+	Keep map[string]time.Duration
 }
 
 // RollupReport says what a run did (or would do, for a dry run).
 type RollupReport struct {
 	DryRun    bool           `json:"dry_run"`
-	Buckets   map[string]int `json:"buckets"`   // buckets processed per bucket type
-	Rollups   map[string]int `json:"rollups"`   // rollups written per bucket type
-	Compacted int            `json:"compacted"` // raw entries marked compacted
-	Conflicts int            `json:"superseded"`
-	Done      bool           `json:"done"` // false when a budget or cancellation stopped it early
+	Buckets   map[string]int `json:"buckets"`    // buckets processed per bucket type
+	Rollups   map[string]int `json:"rollups"`    // rollups written per bucket type
+	Compacted int            `json:"compacted"`  // raw entries marked compacted
+	Conflicts int            `json:"superseded"` // older rollups a newer one contradicted
+	Pruned    int            `json:"pruned"`     // fine rollups removed by RollupRun.Keep
+	Done      bool           `json:"done"`       // false when a budget or cancellation stopped it early
 	// Written lists the rollups of a dry run (a real run only counts them,
 	// to stay bounded in memory over a year of history).
 	Written []*Rollup `json:"written,omitempty"`

@@ -26,7 +26,12 @@ type group struct {
 }
 
 func (g *group) add(v recall.RollupValue) {
-	v.Text = clip(v.Text, leadRunes)
+	// An unkeyed group's summary quotes only short values; keep no more.
+	if g.key == "" {
+		v.Text = clip(v.Text, otherRunes)
+	} else {
+		v.Text = clip(v.Text, leadRunes)
+	}
 	norm := Normalize(v.Text)
 	if norm == "" {
 		return
@@ -49,11 +54,10 @@ func (g *group) add(v recall.RollupValue) {
 	}
 }
 
-// Summarize implements recall.RollupPolicy. Raw sources (memories,
-// observations) are merged into the existing rollups of their group, so
-// entries that arrive late join their bucket's summary; rollup sources
-// rebuild the group from scratch, because a coarser tier is always
-// recomputed from all of its finer rollups.
+// Summarize implements recall.RollupPolicy. Sources are merged into the
+// existing rollups of their group: entries that arrive late join their
+// bucket's summary. (A coarser tier whose finer rollups are all still
+// there is rebuilt from them; the store then passes no existing rollups.)
 func (p *Policy) Summarize(b recall.RollupBucket, existing []*recall.Rollup, sources []recall.RollupSource) []*recall.Rollup {
 	groups := map[[2]string]*group{}
 	get := func(typ, key string) *group {
@@ -68,10 +72,8 @@ func (p *Policy) Summarize(b recall.RollupBucket, existing []*recall.Rollup, sou
 		}
 		return g
 	}
-	rebuild := false
 	for _, s := range sources {
 		if s.Kind == recall.SourceRollup && s.Rollup != nil {
-			rebuild = true
 			r := s.Rollup
 			g := get(r.MemoryType, r.Key)
 			for _, v := range r.Values {
@@ -89,20 +91,18 @@ func (p *Policy) Summarize(b recall.RollupBucket, existing []*recall.Rollup, sou
 		g := get(sourceGroup(s))
 		g.sources = append(g.sources, s)
 	}
-	if !rebuild {
-		for _, r := range existing {
-			g, ok := groups[[2]string{r.MemoryType, r.Key}]
-			if !ok {
-				continue // untouched groups keep their rollup as it is
-			}
-			g.existing = r
-			for _, v := range r.Values {
-				g.add(v)
-			}
-			g.entries += r.Entries
-			if r.LatestAt.After(g.latest) {
-				g.latest = r.LatestAt
-			}
+	for _, r := range existing {
+		g, ok := groups[[2]string{r.MemoryType, r.Key}]
+		if !ok {
+			continue // untouched groups keep their rollup as it is
+		}
+		g.existing = r
+		for _, v := range r.Values {
+			g.add(v)
+		}
+		g.entries += r.Entries
+		if r.LatestAt.After(g.latest) {
+			g.latest = r.LatestAt
 		}
 	}
 	keys := make([][2]string, 0, len(groups))

@@ -56,6 +56,12 @@ func (s *RollupService) RunRollups(ctx context.Context, run recall.RollupRun) (*
 		err = s.run(ctx, run, rep, func(fn func(*Tx) error) error { return fn(tx) })
 	} else {
 		err = s.run(ctx, run, rep, func(fn func(*Tx) error) error { return s.db.update(ctx, fn) })
+		if err == nil && len(run.Keep) > 0 {
+			err = s.db.update(ctx, func(tx *Tx) (err error) {
+				rep.Pruned, err = pruneRollups(ctx, tx, run.Now, run.Keep)
+				return err
+			})
+		}
 	}
 	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 		return rep, nil // stopped by the budget or the caller: resumable
@@ -110,6 +116,26 @@ func (s *RollupService) run(ctx context.Context, run recall.RollupRun, rep *reca
 	return nil
 }
 
+// pruneRollups deletes rollups already rolled into the next tier whose
+// bucket ended more than keep[type] before now; their links go with them.
+func pruneRollups(ctx context.Context, tx *Tx, now time.Time, keep map[string]time.Duration) (int, error) {
+	total := 0
+	for _, typ := range recall.BucketTypes {
+		d := keep[typ]
+		if d <= 0 {
+			continue
+		}
+		res, err := tx.ExecContext(ctx, `DELETE FROM memory_rollups WHERE bucket_type = ? AND rolled_at IS NOT NULL AND bucket_end < ?`,
+			typ, iso(now.Add(-d)))
+		if err != nil {
+			return 0, fmt.Errorf("prune %s rollups: %w", typ, err)
+		}
+		n, _ := res.RowsAffected()
+		total += int(n)
+	}
+	return total, nil
+}
+
 // nextPending returns the time of the earliest pending source at or after
 // after: a raw entry not yet compacted, or a finer rollup not yet rolled.
 func nextPending(ctx context.Context, tx *Tx, finer string, after time.Time) (time.Time, bool, error) {
@@ -155,16 +181,6 @@ func msAfter(t time.Time) int64 {
 
 // rollBucket summarises bucket b inside tx and writes the result.
 func (s *RollupService) rollBucket(ctx context.Context, tx *Tx, b recall.RollupBucket, finer string, rep *recall.RollupReport) (int, error) {
-	var sources []recall.RollupSource
-	var err error
-	if finer == "" {
-		sources, err = loadRawSources(ctx, tx, b)
-	} else {
-		sources, err = loadRollupSources(ctx, tx, finer, b)
-	}
-	if err != nil {
-		return 0, err
-	}
 	existing, err := queryRollups(ctx, tx, `SELECT `+rollupColumns+` FROM memory_rollups r WHERE r.bucket_type = ? AND r.bucket_start = ?`,
 		b.Type, iso(b.Start))
 	if err != nil {
@@ -174,7 +190,28 @@ func (s *RollupService) rollBucket(ctx context.Context, tx *Tx, b recall.RollupB
 	for _, r := range existing {
 		created[r.ID] = r.CreatedAt
 	}
-	rollups := s.Policy.Summarize(b, existing, sources)
+	var sources []recall.RollupSource
+	merge := existing
+	switch {
+	case finer == "":
+		sources, err = loadRawSources(ctx, tx, b)
+	case len(existing) == 0:
+		sources, err = loadRollupSources(ctx, tx, finer, b, false)
+	default:
+		// A coarser rollup is rebuilt from all its finer rollups, exactly,
+		// unless some were pruned since: then the new ones merge into it.
+		var pruned bool
+		if pruned, err = childrenPruned(ctx, tx, b); err == nil {
+			sources, err = loadRollupSources(ctx, tx, finer, b, pruned)
+			if !pruned {
+				merge = nil
+			}
+		}
+	}
+	if err != nil {
+		return 0, err
+	}
+	rollups := s.Policy.Summarize(b, merge, sources)
 	for _, r := range rollups {
 		r.CreatedAt = created[r.ID]
 		n, err := resolveContradictions(ctx, tx, r)
@@ -200,6 +237,17 @@ func (s *RollupService) rollBucket(ctx context.Context, tx *Tx, b recall.RollupB
 	}
 	rep.Compacted += n
 	return len(rollups), nil
+}
+
+// childrenPruned reports whether a finer rollup that b's rollups were
+// built from no longer exists.
+func childrenPruned(ctx context.Context, tx *Tx, b recall.RollupBucket) (bool, error) {
+	var n int
+	err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM memory_rollup_sources l
+		JOIN memory_rollups p ON p.id = l.rollup_id AND p.bucket_type = ? AND p.bucket_start = ?
+		WHERE l.source_kind = 'rollup' AND NOT EXISTS (SELECT 1 FROM memory_rollups c WHERE c.id = l.source_id)`,
+		b.Type, iso(b.Start)).Scan(&n)
+	return n > 0, err
 }
 
 // loadRawSources reads the pending raw entries of b, oldest first. Only
@@ -249,11 +297,15 @@ func loadRawSources(ctx context.Context, tx *Tx, b recall.RollupBucket) ([]recal
 	return out, rows.Err()
 }
 
-// loadRollupSources reads every finer rollup that starts inside b: a
-// coarser rollup is always rebuilt from all of them.
-func loadRollupSources(ctx context.Context, tx *Tx, finer string, b recall.RollupBucket) ([]recall.RollupSource, error) {
+// loadRollupSources reads the finer rollups that start inside b: all of
+// them, or only those not yet rolled (pendingOnly).
+func loadRollupSources(ctx context.Context, tx *Tx, finer string, b recall.RollupBucket, pendingOnly bool) ([]recall.RollupSource, error) {
+	cond := ""
+	if pendingOnly {
+		cond = " AND r.rolled_at IS NULL"
+	}
 	rs, err := queryRollups(ctx, tx, `SELECT `+rollupColumns+` FROM memory_rollups r
-		WHERE r.bucket_type = ? AND r.bucket_start >= ? AND r.bucket_start < ? ORDER BY r.bucket_start, r.memory_type, r.key`,
+		WHERE r.bucket_type = ? AND r.bucket_start >= ? AND r.bucket_start < ?`+cond+` ORDER BY r.bucket_start, r.memory_type, r.key`,
 		finer, iso(b.Start), iso(b.End))
 	if err != nil {
 		return nil, err

@@ -248,6 +248,38 @@ func TestRollupService_RunRollups(t *testing.T) {
 		}
 	})
 
+	t.Run("PrunedFineTierStillMergesLateEntries", func(t *testing.T) {
+		db := MustOpenDB(t)
+		seedStream(t, db)
+		s := newRollups(t, db)
+		keep := map[string]time.Duration{recall.Bucket4h: 24 * time.Hour}
+		rep, err := s.RunRollups(ctx, recall.RollupRun{Now: now, Keep: keep})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Pruned != 84 { // every 4h rollup: the stream ends on day 20
+			t.Fatalf("pruned %d", rep.Pruned)
+		}
+		late := &recall.Observation{At: day0.Add(9*time.Hour + 30*time.Minute), Type: "preference", Key: "editor", Content: "uses vim"}
+		if err := sqlite.NewObservationService(db).RecordObservations(ctx, []*recall.Observation{late}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.RunRollups(ctx, recall.RollupRun{Now: now, Keep: keep}); err != nil {
+			t.Fatal(err)
+		}
+		day, err := s.FindRollup(ctx, rollup.RollupID("daily", day0, "preference", "editor"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		week, err := s.FindRollup(ctx, rollup.RollupID("weekly", day0, "preference", "editor"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if day.Entries != 3 || day.Values[0].Count != 3 || week.Entries != 15 {
+			t.Fatalf("day entries %d (%+v), week entries %d", day.Entries, day.Values, week.Entries)
+		}
+	})
+
 	t.Run("RawMemories", func(t *testing.T) {
 		db := MustOpenDB(t)
 		ms := sqlite.NewMemoryService(db)

@@ -8,7 +8,8 @@ import (
 
 // SweepCompacted deletes raw entries that rollups have compacted and that
 // are older than before (observations by time, memories by occurred_at),
-// keeping pinned ones, and returns how many it deleted. It is the plain
+// keeping pinned ones, with the versions of the memories, and returns how
+// many entries it deleted. It is the plain
 // form of the raw-retention sweep that `recall bench rollup` simulates;
 // the forgetting policy (type-aware, secure) is a separate concern.
 func (db *DB) SweepCompacted(ctx context.Context, before time.Time) (int, error) {
@@ -19,6 +20,11 @@ func (db *DB) SweepCompacted(ctx context.Context, before time.Time) (int, error)
 			return fmt.Errorf("sweep observations: %w", err)
 		}
 		a, _ := res.RowsAffected()
+		// A swept memory's history goes with it: forgetting keeps no copy.
+		if _, err = tx.ExecContext(ctx, `DELETE FROM memory_versions WHERE memory_id IN (
+			SELECT id FROM memories WHERE status = 'compacted' AND pinned = 0 AND occurred_at < ?)`, ms(before)); err != nil {
+			return fmt.Errorf("sweep memory versions: %w", err)
+		}
 		if res, err = tx.ExecContext(ctx, `DELETE FROM memories WHERE status = 'compacted' AND pinned = 0 AND occurred_at < ?`, ms(before)); err != nil {
 			return fmt.Errorf("sweep memories: %w", err)
 		}

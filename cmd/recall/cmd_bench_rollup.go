@@ -126,6 +126,10 @@ func (a *app) benchRollup(ctx context.Context, days, retention int) (*benchRollu
 	defer without.db.Close()
 
 	stream := newBenchStream(start, days, 7)
+	// The same pruning as the defaults of [rollup] keep_4h_days and
+	// keep_daily_days: 4h rollups live as long as raw entries.
+	day := 24 * time.Hour
+	keep := map[string]time.Duration{recall.Bucket4h: time.Duration(retention) * day, recall.BucketDaily: defaultKeepDailyDays * day}
 	res := &benchRollupResult{Days: days, RetentionDays: retention, Keys: len(stream.keys), Tokens: "estimate: bytes / 4"}
 	for d := 0; d < days; d++ {
 		ms, obs := stream.day(d)
@@ -140,7 +144,7 @@ func (a *app) benchRollup(ctx context.Context, days, retention int) (*benchRollu
 			}
 		}
 		now = start.AddDate(0, 0, d+1)
-		if _, err := with.rs.RunRollups(ctx, recall.RollupRun{Now: now}); err != nil {
+		if _, err := with.rs.RunRollups(ctx, recall.RollupRun{Now: now, Keep: keep}); err != nil {
 			return nil, err
 		}
 		if _, err := with.db.SweepCompacted(ctx, now.AddDate(0, 0, -retention)); err != nil {

@@ -60,6 +60,15 @@ func (a *app) summarizer() (recall.RollupSummarizer, error) {
 	return cl, nil
 }
 
+// rollupKeep is RollupRun.Keep from [rollup] keep_4h_days and keep_daily_days.
+func (a *app) rollupKeep() map[string]time.Duration {
+	day := 24 * time.Hour
+	return map[string]time.Duration{
+		recall.Bucket4h:    time.Duration(a.cfg.Rollup.Keep4hDays) * day,
+		recall.BucketDaily: time.Duration(a.cfg.Rollup.KeepDailyDays) * day,
+	}
+}
+
 // runRollups runs the job and, when a chat summariser is configured,
 // rewords what it wrote; a failing model is logged, never fatal.
 func (a *app) runRollups(ctx context.Context, run recall.RollupRun) (*recall.RollupReport, error) {
@@ -72,6 +81,7 @@ func (a *app) runRollups(ctx context.Context, run recall.RollupRun) (*recall.Rol
 		return nil, err
 	}
 	started := a.db.Now().UTC()
+	run.Keep = a.rollupKeep()
 	rep, err := svc.RunRollups(ctx, run)
 	if err != nil || sum == nil || run.DryRun {
 		return rep, err
@@ -95,7 +105,7 @@ func (a *app) opportunisticRollup(ctx context.Context, budget time.Duration) *re
 	svc, err := a.rollups()
 	if err == nil {
 		var rep *recall.RollupReport
-		if rep, err = svc.RunRollups(ctx, recall.RollupRun{Now: a.now()}); err == nil {
+		if rep, err = svc.RunRollups(ctx, recall.RollupRun{Now: a.now(), Keep: a.rollupKeep()}); err == nil {
 			return rep
 		}
 	}
@@ -180,8 +190,8 @@ func (a *app) printRollupReport(rep *recall.RollupReport) {
 		fprintf(a.stdout, "Nothing to roll up: every closed bucket is done.\n")
 		return
 	}
-	fprintf(a.stdout, "%s %s buckets: %d rollups, %d raw entries compacted, %d older rollups superseded.\n",
-		verb, strings.Join(parts, ", "), written, rep.Compacted, rep.Conflicts)
+	fprintf(a.stdout, "%s %s buckets: %d rollups, %d raw entries compacted, %d older rollups superseded, %d old fine rollups pruned.\n",
+		verb, strings.Join(parts, ", "), written, rep.Compacted, rep.Conflicts, rep.Pruned)
 	if !rep.Done {
 		fprintf(a.stdout, "Stopped early; run `recall rollup` again to finish.\n")
 	}
