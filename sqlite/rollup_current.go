@@ -15,19 +15,15 @@ import (
 // f.Search and f.Status are ignored. Ordered newest first.
 func (s *RollupService) CurrentRollups(ctx context.Context, f recall.RollupFilter) ([]*recall.Rollup, error) {
 	f.Search, f.Status = "", nil
-	where, args, err := whereRollups(f)
+	where, args, err := whereRollupsLimit(f)
 	if err != nil {
 		return nil, err
-	}
-	limit := f.Limit
-	if limit <= 0 {
-		limit = -1
 	}
 	return queryRollups(ctx, s.db.read, `SELECT `+rollupColumns+` FROM (
 			SELECT r.*, ROW_NUMBER() OVER (PARTITION BY r.memory_type, r.key
 				ORDER BY r.latest_at DESC, r.confidence DESC, r.bucket_start DESC) AS n
 			FROM memory_rollups r WHERE r.key != '' AND `+where+`
-		) r WHERE r.n = 1 ORDER BY r.latest_at DESC, r.confidence DESC, r.memory_type, r.key LIMIT ?`, append(args, limit)...)
+		) r WHERE r.n = 1 ORDER BY r.latest_at DESC, r.confidence DESC, r.memory_type, r.key LIMIT ?`, args...)
 }
 
 // RollupsCovering maps each of ids (sources of one kind: memory,

@@ -125,16 +125,23 @@ func (s *RollupService) FindRollups(ctx context.Context, f recall.RollupFilter) 
 		}
 		return out, nil
 	}
-	where, args, err := whereRollups(f)
+	where, args, err := whereRollupsLimit(f)
 	if err != nil {
 		return nil, err
 	}
+	return queryRollups(ctx, s.db.read, `SELECT `+rollupColumns+` FROM memory_rollups r WHERE `+where+
+		` ORDER BY r.bucket_start DESC, r.memory_type, r.key LIMIT ?`, args...)
+}
+
+// whereRollupsLimit is whereRollups with f.Limit (0: all) appended to the
+// arguments, for a query ending in LIMIT ?.
+func whereRollupsLimit(f recall.RollupFilter) (string, []any, error) {
+	where, args, err := whereRollups(f)
 	limit := f.Limit
 	if limit <= 0 {
 		limit = -1
 	}
-	return queryRollups(ctx, s.db.read, `SELECT `+rollupColumns+` FROM memory_rollups r WHERE `+where+
-		` ORDER BY r.bucket_start DESC, r.memory_type, r.key LIMIT ?`, append(args, limit)...)
+	return where, append(args, limit), err
 }
 
 // SearchRollups ranks the rollups matching f by BM25 over their

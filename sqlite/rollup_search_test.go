@@ -13,12 +13,8 @@ import (
 // rolledStore is seedStream rolled up at day 22, with a searcher over it.
 func rolledStore(t *testing.T) (*sqlite.DB, *sqlite.RollupService, *rollup.Searcher) {
 	t.Helper()
-	db := MustOpenDB(t)
-	seedStream(t, db)
-	s := newRollups(t, db)
-	if _, err := s.RunRollups(context.Background(), recall.RollupRun{Now: day0.AddDate(0, 0, 22)}); err != nil {
-		t.Fatal(err)
-	}
+	db, s := seededStore(t)
+	mustRun(t, s, recall.RollupRun{Now: day0.AddDate(0, 0, 22)})
 	return db, s, &rollup.Searcher{Base: sqlite.NewMemoryService(db), Rollups: s}
 }
 

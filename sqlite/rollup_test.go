@@ -45,6 +45,24 @@ func newRollups(tb testing.TB, db *sqlite.DB) *sqlite.RollupService {
 	return sqlite.NewRollupService(db, p)
 }
 
+// seededStore is a store holding seedStream, with its rollup service.
+func seededStore(tb testing.TB) (*sqlite.DB, *sqlite.RollupService) {
+	tb.Helper()
+	db := MustOpenDB(tb)
+	seedStream(tb, db)
+	return db, newRollups(tb, db)
+}
+
+// mustRun runs the rollup job and fails the test on an error.
+func mustRun(tb testing.TB, s *sqlite.RollupService, run recall.RollupRun) *recall.RollupReport {
+	tb.Helper()
+	rep, err := s.RunRollups(context.Background(), run)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return rep
+}
+
 // dump lists every rollup as comparable text.
 func dump(tb testing.TB, s *sqlite.RollupService) []string {
 	tb.Helper()
@@ -67,9 +85,7 @@ func TestRollupService_RunRollups(t *testing.T) {
 	now := day0.AddDate(0, 0, 22) // day 22: all 21 days and three weeks are closed
 
 	t.Run("RollsEveryTier", func(t *testing.T) {
-		db := MustOpenDB(t)
-		seedStream(t, db)
-		s := newRollups(t, db)
+		db, s := seededStore(t)
 		rep, err := s.RunRollups(ctx, recall.RollupRun{Now: now})
 		if err != nil {
 			t.Fatal(err)
@@ -117,12 +133,8 @@ func TestRollupService_RunRollups(t *testing.T) {
 	})
 
 	t.Run("SecondRunChangesNothing", func(t *testing.T) {
-		db := MustOpenDB(t)
-		seedStream(t, db)
-		s := newRollups(t, db)
-		if _, err := s.RunRollups(ctx, recall.RollupRun{Now: now}); err != nil {
-			t.Fatal(err)
-		}
+		db, s := seededStore(t)
+		mustRun(t, s, recall.RollupRun{Now: now})
 		before := dump(t, s)
 		db.Now = func() time.Time { return now.Add(time.Hour) } // a changed row would show a new updated_at
 		rep, err := s.RunRollups(ctx, recall.RollupRun{Now: now})
@@ -138,39 +150,25 @@ func TestRollupService_RunRollups(t *testing.T) {
 	})
 
 	t.Run("Incremental", func(t *testing.T) {
-		db := MustOpenDB(t)
-		seedStream(t, db)
-		s := newRollups(t, db)
+		_, s := seededStore(t)
 		// Day by day, as a scheduled job would, then to the end.
 		for d := 1; d <= 22; d++ {
-			if _, err := s.RunRollups(ctx, recall.RollupRun{Now: day0.AddDate(0, 0, d).Add(-time.Minute)}); err != nil {
-				t.Fatal(err)
-			}
+			mustRun(t, s, recall.RollupRun{Now: day0.AddDate(0, 0, d).Add(-time.Minute)})
 		}
 		got := dump(t, s)
-		ref := MustOpenDB(t)
-		seedStream(t, ref)
-		rs := newRollups(t, ref)
-		if _, err := rs.RunRollups(ctx, recall.RollupRun{Now: now}); err != nil {
-			t.Fatal(err)
-		}
+		_, rs := seededStore(t)
+		mustRun(t, rs, recall.RollupRun{Now: now})
 		if diff := diffLines(dump(t, rs), got); diff != "" {
 			t.Fatalf("daily runs differ from one run (-one +daily):\n%s", diff)
 		}
 	})
 
 	t.Run("ResumesAfterACrash", func(t *testing.T) {
-		ref := MustOpenDB(t)
-		seedStream(t, ref)
-		rs := newRollups(t, ref)
-		if _, err := rs.RunRollups(ctx, recall.RollupRun{Now: now}); err != nil {
-			t.Fatal(err)
-		}
+		_, rs := seededStore(t)
+		mustRun(t, rs, recall.RollupRun{Now: now})
 		want := dump(t, rs)
 		for _, stopAfter := range []int{1, 30, 42, 50, 64} {
-			db := MustOpenDB(t)
-			seedStream(t, db)
-			s := newRollups(t, db)
+			_, s := seededStore(t)
 			cctx, cancel := context.WithCancel(ctx)
 			n := 0
 			rep, err := s.RunRollups(cctx, recall.RollupRun{Now: now, OnBucket: func(recall.RollupBucket, int) {
@@ -192,9 +190,7 @@ func TestRollupService_RunRollups(t *testing.T) {
 	})
 
 	t.Run("DryRunWritesNothing", func(t *testing.T) {
-		db := MustOpenDB(t)
-		seedStream(t, db)
-		s := newRollups(t, db)
+		_, s := seededStore(t)
 		rep, err := s.RunRollups(ctx, recall.RollupRun{Now: now, DryRun: true})
 		if err != nil {
 			t.Fatal(err)
@@ -208,9 +204,7 @@ func TestRollupService_RunRollups(t *testing.T) {
 	})
 
 	t.Run("OpenBucketsWait", func(t *testing.T) {
-		db := MustOpenDB(t)
-		seedStream(t, db)
-		s := newRollups(t, db)
+		_, s := seededStore(t)
 		// 12:00 on day 3: the 08–12 bucket just closed, 12–16 is open.
 		rep, err := s.RunRollups(ctx, recall.RollupRun{Now: day0.AddDate(0, 0, 3).Add(12 * time.Hour)})
 		if err != nil {
@@ -222,12 +216,8 @@ func TestRollupService_RunRollups(t *testing.T) {
 	})
 
 	t.Run("LateEntryJoinsItsBucket", func(t *testing.T) {
-		db := MustOpenDB(t)
-		seedStream(t, db)
-		s := newRollups(t, db)
-		if _, err := s.RunRollups(ctx, recall.RollupRun{Now: now}); err != nil {
-			t.Fatal(err)
-		}
+		db, s := seededStore(t)
+		mustRun(t, s, recall.RollupRun{Now: now})
 		late := &recall.Observation{At: day0.Add(9*time.Hour + 30*time.Minute), Type: "preference", Key: "editor", Content: "uses vim"}
 		if err := sqlite.NewObservationService(db).RecordObservations(ctx, []*recall.Observation{late}); err != nil {
 			t.Fatal(err)
@@ -249,9 +239,7 @@ func TestRollupService_RunRollups(t *testing.T) {
 	})
 
 	t.Run("PrunedFineTierStillMergesLateEntries", func(t *testing.T) {
-		db := MustOpenDB(t)
-		seedStream(t, db)
-		s := newRollups(t, db)
+		db, s := seededStore(t)
 		keep := map[string]time.Duration{recall.Bucket4h: 24 * time.Hour}
 		rep, err := s.RunRollups(ctx, recall.RollupRun{Now: now, Keep: keep})
 		if err != nil {
@@ -264,9 +252,7 @@ func TestRollupService_RunRollups(t *testing.T) {
 		if err := sqlite.NewObservationService(db).RecordObservations(ctx, []*recall.Observation{late}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.RunRollups(ctx, recall.RollupRun{Now: now, Keep: keep}); err != nil {
-			t.Fatal(err)
-		}
+		mustRun(t, s, recall.RollupRun{Now: now, Keep: keep})
 		day, err := s.FindRollup(ctx, rollup.RollupID("daily", day0, "preference", "editor"))
 		if err != nil {
 			t.Fatal(err)
@@ -296,9 +282,7 @@ func TestRollupService_RunRollups(t *testing.T) {
 		pinned := put(recall.Memory{Title: "Core", Content: "be kind", Pinned: true, OccurredAt: day0.Add(time.Hour)})
 		working := put(recall.Memory{Title: "Now", Content: "focus", Tier: recall.TierWorking, OccurredAt: day0.Add(time.Hour)})
 		s := newRollups(t, db)
-		if _, err := s.RunRollups(ctx, recall.RollupRun{Now: day0.AddDate(0, 0, 1)}); err != nil {
-			t.Fatal(err)
-		}
+		mustRun(t, s, recall.RollupRun{Now: day0.AddDate(0, 0, 1)})
 		for id, want := range map[string]string{a: "compacted", b: "compacted", keyed: "active", pinned: "active", working: "active"} {
 			m, err := ms.FindMemory(ctx, id, "")
 			if err != nil || m.Status != want {
@@ -317,12 +301,8 @@ func TestRollupService_RunRollups(t *testing.T) {
 
 func TestRollupService_FindRollup(t *testing.T) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
-	seedStream(t, db)
-	s := newRollups(t, db)
-	if _, err := s.RunRollups(ctx, recall.RollupRun{Now: day0.AddDate(0, 0, 22)}); err != nil {
-		t.Fatal(err)
-	}
+	db, s := seededStore(t)
+	mustRun(t, s, recall.RollupRun{Now: day0.AddDate(0, 0, 22)})
 	t.Run("SourcesOfATier", func(t *testing.T) {
 		r, err := s.FindRollup(ctx, rollup.RollupID("daily", day0, "preference", "editor"))
 		if err != nil {

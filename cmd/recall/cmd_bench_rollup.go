@@ -136,10 +136,10 @@ func (a *app) benchRollup(ctx context.Context, days, retention int) (*benchRollu
 		res.Memories += len(ms)
 		res.Observations += len(obs)
 		for _, s := range []*benchStore{with, without} {
-			if _, err := s.mem.ImportMemories(ctx, cloneMemories(ms)); err != nil {
+			if _, err := s.mem.ImportMemories(ctx, clones(ms)); err != nil {
 				return nil, err
 			}
-			if err := s.obs.RecordObservations(ctx, cloneObservations(obs)); err != nil {
+			if err := s.obs.RecordObservations(ctx, clones(obs)); err != nil {
 				return nil, err
 			}
 		}
@@ -190,21 +190,12 @@ func benchSampleOf(ctx context.Context, day int, with, without *benchStore) (ben
 	return s, err
 }
 
-// cloneMemories copies ms so that each store gets its own values (puts
-// fill defaults in place).
-func cloneMemories(ms []*recall.Memory) []*recall.Memory {
-	out := make([]*recall.Memory, len(ms))
-	for i, m := range ms {
-		cp := *m
-		out[i] = &cp
-	}
-	return out
-}
-
-func cloneObservations(os []*recall.Observation) []*recall.Observation {
-	out := make([]*recall.Observation, len(os))
-	for i, o := range os {
-		cp := *o
+// clones copies every element so that each store gets its own values
+// (writes fill defaults and ids in place).
+func clones[T any](xs []*T) []*T {
+	out := make([]*T, len(xs))
+	for i, x := range xs {
+		cp := *x
 		out[i] = &cp
 	}
 	return out
