@@ -167,7 +167,7 @@ func TestRollupService_RunRollups(t *testing.T) {
 		_, rs := seededStore(t)
 		mustRun(t, rs, recall.RollupRun{Now: now})
 		want := dump(t, rs)
-		for _, stopAfter := range []int{1, 45, 64} // inside the 4h, daily and weekly phases {
+		for _, stopAfter := range []int{1, 45, 64} { // inside the 4h, daily and weekly phases
 			_, s := seededStore(t)
 			cctx, cancel := context.WithCancel(ctx)
 			n := 0
