@@ -133,7 +133,7 @@ in [rollup] timezone (UTC by default). --dry-run shows what would be
 written without writing. --explain ID shows a rollup and its sources.`,
 		Example: `  recall rollup
   recall rollup --dry-run --now 2026-03-01
-  recall rollup --explain 5b1c…  --json`,
+  recall rollup --explain 9b7b691c-21c5-5482-a51c-917489b981ac --json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if explainID != "" && (dryRun || nowFlag != "") {
