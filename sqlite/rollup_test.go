@@ -132,6 +132,24 @@ func TestRollupService_RunRollups(t *testing.T) {
 		}
 	})
 
+	t.Run("MonthlyWaitsForItsLastWeek", func(t *testing.T) {
+		_, s := seededStore(t)
+		// March 2026's last week starts Monday the 30th and ends 6 April.
+		if rep := mustRun(t, s, recall.RollupRun{Now: time.Date(2026, 4, 5, 23, 0, 0, 0, time.UTC)}); rep.Buckets["monthly"] != 0 {
+			t.Fatalf("monthly rolled before its last week closed: %v", rep.Buckets)
+		}
+		if rep := mustRun(t, s, recall.RollupRun{Now: time.Date(2026, 4, 6, 0, 0, 0, 0, time.UTC)}); rep.Buckets["monthly"] != 1 {
+			t.Fatalf("buckets %v", rep.Buckets)
+		}
+		month, err := s.FindRollup(ctx, rollup.RollupID("monthly", time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC), "preference", "editor"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if month.Entries != 42 || month.Value != "uses helix" || month.SourceCount != 3 || month.Status != recall.RollupActive {
+			t.Fatalf("monthly %+v", month)
+		}
+	})
+
 	t.Run("SecondRunChangesNothing", func(t *testing.T) {
 		db, s := seededStore(t)
 		mustRun(t, s, recall.RollupRun{Now: now})
