@@ -29,6 +29,7 @@ type SearchHit struct {
 	Score   float64     `json:"score"`
 	Snippet string      `json:"snippet,omitempty"` // the best passage of a long memory
 	Explain *HitExplain `json:"explain,omitempty"`
+	Rollup  *Rollup     `json:"rollup,omitempty"` // set when the hit is a rollup; Memory is then a read-only view of it
 }
 
 // HitExplain shows how a hit was scored.

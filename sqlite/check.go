@@ -8,7 +8,7 @@ import (
 
 // ftsTables are the FTS5 indexes that Check verifies. Packages adding an
 // FTS5 table in a migration add its name here.
-var ftsTables = []string{"memories_fts", "observations_fts"}
+var ftsTables = []string{"memories_fts", "observations_fts", "memory_rollups_fts"}
 
 // Check runs SQLite's integrity_check and FTS5's integrity-check on every
 // index, and returns an error describing every problem found.

@@ -154,6 +154,7 @@ func (a *app) open(ctx context.Context) error {
 	a.mem = sqlite.NewMemoryService(db)
 	a.obs = sqlite.NewObservationService(db)
 	a.search = a.mem
+	a.search = a.rollupSearcher(a.search) // rollups are part of default search
 	return nil
 }
 

@@ -16,6 +16,9 @@ func (a *app) commands() []*cobra.Command {
 		a.versionsCommand(), a.diffCommand(), a.restoreCommand(),
 		a.importCommand(), a.exportCommand(),
 		a.demoCommand(),
+		a.rollupCommand(),
+		a.tiersCommand(),
+		a.benchCommand(),
 	}
 }
 

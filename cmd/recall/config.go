@@ -47,6 +47,20 @@ type RetentionConfig struct {
 type RollupConfig struct {
 	RawRetentionDays int    `toml:"raw_retention_days"`
 	Timezone         string `toml:"timezone"`
+	// Summarizer is "rules" (deterministic, offline; the default) or
+	// "chat": an OpenAI-compatible chat endpoint rewords new summaries,
+	// falling back to the rules' summary when it fails.
+	Summarizer    string `toml:"summarizer"`
+	ChatEndpoint  string `toml:"chat_endpoint"` // e.g. http://127.0.0.1:11434/v1
+	ChatModel     string `toml:"chat_model"`
+	ChatAPIKeyEnv string `toml:"chat_api_key_env"` // name of the variable holding the key
+	// SessionBudgetMS bounds the rollup run at session start (default 300).
+	SessionBudgetMS int `toml:"session_budget_ms"`
+	// Keep4hDays and KeepDailyDays prune 4h and daily rollups, once taken
+	// into the next tier, after so many days (defaults 30 and 90; 0 keeps
+	// them forever). Weekly and monthly rollups are kept.
+	Keep4hDays    int `toml:"keep_4h_days"`
+	KeepDailyDays int `toml:"keep_daily_days"`
 }
 
 // RedactConfig configures secret redaction.
@@ -67,11 +81,14 @@ type LimitsConfig struct {
 	MaxContentBytes int `toml:"max_content_bytes"`
 }
 
+// defaultKeepDailyDays is how long daily rollups outlive their week.
+const defaultKeepDailyDays = 90
+
 func defaultConfig() *Config {
 	return &Config{
 		Working:   WorkingConfig{File: "CLAUDE.local.md", BudgetWords: 1500},
 		Retrieval: RetrievalConfig{Embedder: "builtin"},
-		Rollup:    RollupConfig{RawRetentionDays: 30, Timezone: "UTC"},
+		Rollup:    RollupConfig{RawRetentionDays: 30, Timezone: "UTC", Summarizer: "rules", SessionBudgetMS: 300, Keep4hDays: 30, KeepDailyDays: defaultKeepDailyDays},
 		Hook:      HookConfig{MaxOutputBytes: 4096, ContextTokens: 2000},
 		Limits:    LimitsConfig{MaxContentBytes: 1 << 20},
 	}
