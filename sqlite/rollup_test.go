@@ -384,8 +384,6 @@ func TestRollupService_FindRollup(t *testing.T) {
 	})
 }
 
-func ptr[T any](v T) *T { return &v }
-
 // diffLines returns the lines only in want (-) or only in got (+).
 func diffLines(want, got []string) string {
 	in := func(xs []string) map[string]bool {
