@@ -58,9 +58,10 @@ func (s *ForgetService) PlanPurge(ctx context.Context, c recall.PurgeCriteria, s
 
 var errNoFilter = recall.Errorf(recall.EINVALID, "Purge needs at least one filter: --before, --project, --session, --id, --type or --search.")
 
-// purgeRetries bounds how often VACUUM and the WAL checkpoint are retried
-// while other processes hold the store busy (50 ms apart).
-const purgeRetries = 100
+// purgeRetries bounds how often VACUUM and the WAL checkpoint are tried
+// while other processes hold the store busy; each try already waits up to
+// busy_timeout.
+const purgeRetries = 3
 
 // Purge deletes the matches under secure_delete, removes what they leave
 // behind, merges the FTS index so no token of them survives, writes an
@@ -84,7 +85,7 @@ func (s *ForgetService) Purge(ctx context.Context, c recall.PurgeCriteria) (*rec
 		} else {
 			err = purgeObservations(ctx, tx, c, rep)
 		}
-		if err != nil || rep.Matched() == 0 {
+		if err != nil || rep.Matched()+rep.Sessions == 0 {
 			return err
 		}
 		if rep.Upkeep.FTS, err = compactFTS(ctx, tx, table, rep.Matched(), true); err != nil {
@@ -100,10 +101,8 @@ func (s *ForgetService) Purge(ctx context.Context, c recall.PurgeCriteria) (*rec
 	if err != nil {
 		return nil, err
 	}
-	if rep.Matched() == 0 {
-		rep.Upkeep = nil
-		return rep, nil
-	}
+	// Even with nothing left to delete the file is rewritten: that is how a
+	// purge interrupted by a busy store is finished, by running it again.
 	if rep.Upkeep.Vacuumed, err = s.db.vacuum(ctx, purgeRetries); err != nil {
 		return nil, err
 	}

@@ -16,7 +16,7 @@ import (
 const growthWindow = 30 * 24 * time.Hour
 
 // StoreStats counts rows per observation type and memory tier, measures the
-// files and free pages, and counts the rows added in the last 30 days.
+// files and free pages, and counts the rows added in the 30 days up to now.
 func (s *ForgetService) StoreStats(ctx context.Context, now time.Time) (*recall.StoreStats, error) {
 	st := &recall.StoreStats{At: now.UTC(), ObservationsByType: map[string]int{}, MemoriesByTier: map[string]int{}}
 	q := s.db.read
@@ -27,13 +27,13 @@ func (s *ForgetService) StoreStats(ctx context.Context, now time.Time) (*recall.
 	if st.Memories, err = countGroups(ctx, q, `SELECT tier, COUNT(*) FROM memories GROUP BY tier`, st.MemoriesByTier); err != nil {
 		return nil, err
 	}
-	since := ms(now.Add(-growthWindow))
+	since, until := ms(now.Add(-growthWindow)), ms(now)
 	err = q.QueryRowContext(ctx, `SELECT
 		(SELECT COUNT(*) FROM memory_versions),
 		(SELECT COUNT(*) FROM sessions),
-		(SELECT COUNT(*) FROM observations WHERE at >= ?1)
-		+ (SELECT COUNT(*) FROM memories WHERE created_at >= ?1)
-		+ (SELECT COUNT(*) FROM memory_versions WHERE changed_at >= ?1)`, since).Scan(&st.Versions, &st.Sessions, &st.GrowthRows)
+		(SELECT COUNT(*) FROM observations WHERE at BETWEEN ?1 AND ?2)
+		+ (SELECT COUNT(*) FROM memories WHERE created_at BETWEEN ?1 AND ?2)
+		+ (SELECT COUNT(*) FROM memory_versions WHERE changed_at BETWEEN ?1 AND ?2)`, since, until).Scan(&st.Versions, &st.Sessions, &st.GrowthRows)
 	if err != nil {
 		return nil, fmt.Errorf("stats: %w", err)
 	}

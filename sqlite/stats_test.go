@@ -23,8 +23,8 @@ func TestForgetService_StoreStats(t *testing.T) {
 	if _, err := svc.Purge(ctx, recall.PurgeCriteria{ObservationID: 1}); err != nil {
 		t.Fatal(err)
 	}
-	// The fixed store clock is 2026-01-02; count growth from day(0).
-	st, err := svc.StoreStats(ctx, day(0))
+	// The store clock is 2026-01-02 03:04, so the memory is in the window.
+	st, err := svc.StoreStats(ctx, day(1))
 	if err != nil {
 		t.Fatal(err)
 	}

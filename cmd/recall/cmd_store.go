@@ -16,6 +16,10 @@ func (a *app) commands() []*cobra.Command {
 		a.versionsCommand(), a.diffCommand(), a.restoreCommand(),
 		a.importCommand(), a.exportCommand(),
 		a.demoCommand(),
+		a.purgeCommand(),
+		a.sweepCommand(),
+		a.statsCommand(),
+		a.observationCommand(),
 	}
 }
 
