@@ -131,10 +131,17 @@ func TestForgetService_Purge(t *testing.T) {
 	})
 }
 
-// TestForgetService_Purge_RawBytes writes a marker into an observation and
-// into a memory with several versions, purges both, closes the store and
-// scans every file beside the database for the marker's bytes.
+// TestForgetService_Purge_RawBytes writes a marker into observations and
+// into a memory with several versions, purges them, closes the store and
+// scans every file beside the database for the marker's bytes. One marked
+// observation takes the FTS merge path, 1,200 the rebuild path.
 func TestForgetService_Purge_RawBytes(t *testing.T) {
+	for _, marked := range []int{1, 1200} {
+		t.Run(fmt.Sprint(marked), func(t *testing.T) { testPurgeRawBytes(t, marked) })
+	}
+}
+
+func testPurgeRawBytes(t *testing.T, marked int) {
 	ctx := context.Background()
 	const marker = "Zq7Purge8Secret9x4"
 	dir := t.TempDir()
@@ -147,7 +154,9 @@ func TestForgetService_Purge_RawBytes(t *testing.T) {
 	for i := range 200 {
 		obs = append(obs, &recall.Observation{Type: "command", Session: "s", Content: fmt.Sprintf("%d %s", i, filler)})
 	}
-	obs = append(obs, &recall.Observation{Type: "command", Session: "s", Content: "export KEY=" + marker + " " + filler})
+	for i := range marked {
+		obs = append(obs, &recall.Observation{Type: "command", Session: "s", Content: fmt.Sprintf("export KEY%d=%s %s", i, marker, filler)})
+	}
 	seedObservations(t, db, obs...)
 	mem := sqlite.NewMemoryService(db)
 	res, err := mem.PutMemory(ctx, &recall.Memory{Title: "creds", Content: "the key is " + marker})
@@ -168,7 +177,7 @@ func TestForgetService_Purge_RawBytes(t *testing.T) {
 		t.Fatal("marker not found before the purge: the scan proves nothing")
 	}
 	svc := sqlite.NewForgetService(db)
-	if rep, err := svc.Purge(ctx, recall.PurgeCriteria{Search: marker}); err != nil || rep.Observations != 1 {
+	if rep, err := svc.Purge(ctx, recall.PurgeCriteria{Search: marker}); err != nil || rep.Observations != marked {
 		t.Fatalf("purge observations: %+v, %v", rep, err)
 	}
 	// The memory's live text no longer holds the marker: only its history does.

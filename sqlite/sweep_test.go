@@ -164,9 +164,10 @@ func execSQL(t *testing.T, db *sqlite.DB, stmts ...string) {
 	}
 }
 
-// TestForgetService_Sweep_100k sweeps 100,000 observations and reports the
-// time; it is skipped with -short.
-func TestForgetService_Sweep_100k(t *testing.T) {
+// TestForgetService_100k purges one observation from a store of 100,000
+// (secure delete, FTS merge, VACUUM, checkpoint), then sweeps it, and
+// reports both times; it is skipped with -short.
+func TestForgetService_100k(t *testing.T) {
 	if testing.Short() {
 		t.Skip("100,000 observations: run without -short")
 	}
@@ -183,14 +184,29 @@ func TestForgetService_Sweep_100k(t *testing.T) {
 			batch = batch[:0]
 		}
 	}
-	start := time.Now()
-	rep, err := sqlite.NewForgetService(db).Sweep(ctx, recall.RetentionPolicy{Enabled: true, Days: map[string]int{"file_read": 90, "search": 90, "command": 180, "user_prompt": 730}}, day(0), false)
+	svc := sqlite.NewForgetService(db)
+	before, err := svc.StoreStats(ctx, day(0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("swept %d of %d observations in %v (by type %v, fts %s, freed %d pages)", rep.Deleted, n, time.Since(start).Round(time.Millisecond), rep.ByType, rep.Upkeep.FTS, rep.Upkeep.FreedPages)
-	if want := n / 5 * 109 / 200 * 2; rep.Deleted < want {
-		t.Errorf("deleted %d, want at least %d", rep.Deleted, want)
+
+	start := time.Now()
+	if rep, err := svc.Purge(ctx, recall.PurgeCriteria{ObservationID: 4242}); err != nil || rep.Observations != 1 {
+		t.Fatalf("purge: %+v, %v", rep, err)
+	}
+	t.Logf("purge of 1 of %d observations (%d MiB store): %v", n, before.DBBytes>>20, time.Since(start).Round(time.Millisecond))
+
+	start = time.Now()
+	rep, err := svc.Sweep(ctx, recall.RetentionPolicy{Enabled: true, Days: map[string]int{"file_read": 90, "search": 90, "command": 180, "user_prompt": 730}}, day(0), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("sweep of %d observations: %d deleted in %v (by type %v, fts %s, freed %d pages)", n-1, rep.Deleted, time.Since(start).Round(time.Millisecond), rep.ByType, rep.Upkeep.FTS, rep.Upkeep.FreedPages)
+	// Types cycle every 5 rows and ages every 200, so each type has 40
+	// ages: file_read 21 of them past 90 days, search 22, command 4 past 180.
+	if want := map[string]int{"file_read": 10_500, "search": 11_000, "command": 2_000}; rep.Deleted != 23_500 || len(rep.ByType) != 3 ||
+		rep.ByType["file_read"] != want["file_read"] || rep.ByType["search"] != want["search"] || rep.ByType["command"] != want["command"] {
+		t.Errorf("deleted %d %v, want 23500 %v", rep.Deleted, rep.ByType, want)
 	}
 }
 
