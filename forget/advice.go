@@ -2,8 +2,9 @@ package forget
 
 import (
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 
 	"github.com/recall-mem/recall"
 )
@@ -56,13 +57,8 @@ func advice(s *recall.StoreStats, p recall.RetentionPolicy) string {
 }
 
 func shortest(days map[string]int) (string, int) {
-	keys := make([]string, 0, len(days))
-	for t := range days {
-		keys = append(keys, t)
-	}
-	sort.Strings(keys)
 	best, bestDays := "", 0
-	for _, t := range keys {
+	for _, t := range slices.Sorted(maps.Keys(days)) {
 		if best == "" || days[t] < bestDays {
 			best, bestDays = t, days[t]
 		}
@@ -71,13 +67,8 @@ func shortest(days map[string]int) (string, int) {
 }
 
 func dominant(byType map[string]int) (string, int) {
-	keys := make([]string, 0, len(byType))
-	for t := range byType {
-		keys = append(keys, t)
-	}
-	sort.Strings(keys)
 	best, n := "", 0
-	for _, t := range keys {
+	for _, t := range slices.Sorted(maps.Keys(byType)) {
 		if byType[t] > n {
 			best, n = t, byType[t]
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"time"
 
@@ -28,12 +30,7 @@ func (s *ForgetService) Sweep(ctx context.Context, p recall.RetentionPolicy, now
 			if err != nil {
 				return err
 			}
-			types := make([]string, 0, len(p.Days))
-			for t := range p.Days {
-				types = append(types, t)
-			}
-			sort.Strings(types)
-			for _, t := range types {
+			for _, t := range slices.Sorted(maps.Keys(p.Days)) {
 				if p.Days[t] <= 0 {
 					continue
 				}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -19,6 +20,15 @@ func (a *app) clockAt(now string) (time.Time, error) {
 		return a.now(), nil
 	}
 	return parseTime("now", now)
+}
+
+// openAt opens the store and returns the command's reference time.
+func (a *app) openAt(ctx context.Context, now string) (time.Time, error) {
+	t, err := a.clockAt(now)
+	if err != nil {
+		return t, err
+	}
+	return t, a.open(ctx)
 }
 
 // purgeFlags are purge's filters as typed.

@@ -2,7 +2,8 @@ package main
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/recall-mem/recall"
@@ -28,11 +29,8 @@ when one type without a retention period carries most of the volume.`,
   recall stats --json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			t, err := a.clockAt(now)
+			t, err := a.openAt(c.Context(), now)
 			if err != nil {
-				return err
-			}
-			if err := a.open(c.Context()); err != nil {
 				return err
 			}
 			st, err := a.forgetter().StoreStats(c.Context(), t)
@@ -63,7 +61,7 @@ func (a *app) printStats(st *recall.StoreStats, p recall.RetentionPolicy) {
 		state = "on"
 	}
 	fprintf(w, "Observations\t%d\tretention %s\n", st.Observations, state)
-	for _, t := range sortedKeys(st.ObservationsByType) {
+	for _, t := range slices.Sorted(maps.Keys(st.ObservationsByType)) {
 		keep := "never swept"
 		if d := p.Days[t]; d > 0 {
 			keep = fmt.Sprintf("%d days", d)
@@ -71,7 +69,7 @@ func (a *app) printStats(st *recall.StoreStats, p recall.RetentionPolicy) {
 		fprintf(w, "  %s\t%d\t%s\n", t, st.ObservationsByType[t], keep)
 	}
 	fprintf(w, "Memories\t%d\t%d versions\n", st.Memories, st.Versions)
-	for _, t := range sortedKeys(st.MemoriesByTier) {
+	for _, t := range slices.Sorted(maps.Keys(st.MemoriesByTier)) {
 		fprintf(w, "  %s\t%d\t\n", t, st.MemoriesByTier[t])
 	}
 	fprintf(w, "Sessions\t%d\t\n", st.Sessions)
@@ -80,15 +78,6 @@ func (a *app) printStats(st *recall.StoreStats, p recall.RetentionPolicy) {
 	fprintf(a.stdout, "In a year     about %s at that rate\n", b(st.ProjectedBytes))
 	fprintf(a.stdout, "Last sweep    %s; last purge %s\n", whenOrNever(st.LastSweep), whenOrNever(st.LastPurge))
 	fprintf(a.stdout, "%s\n", st.Advice)
-}
-
-func sortedKeys(m map[string]int) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func whenOrNever(t *time.Time) string {

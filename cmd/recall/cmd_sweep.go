@@ -3,7 +3,8 @@ package main
 import (
 	"context"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/forget"
@@ -79,11 +80,8 @@ retention is on and at least 100 observations are older than a day.`,
   recall sweep --json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			t, err := a.clockAt(now)
+			t, err := a.openAt(c.Context(), now)
 			if err != nil {
-				return err
-			}
-			if err := a.open(c.Context()); err != nil {
 				return err
 			}
 			rep, err := a.forgetter().Sweep(c.Context(), a.retentionPolicy(), t, dryRun)
@@ -119,13 +117,8 @@ func (a *app) printSweep(rep *recall.SweepReport) {
 	if rep.Deleted == 0 {
 		return
 	}
-	types := make([]string, 0, len(rep.ByType))
-	for t := range rep.ByType {
-		types = append(types, t)
-	}
-	sort.Strings(types)
 	w := table(a.stdout)
-	for _, t := range types {
+	for _, t := range slices.Sorted(maps.Keys(rep.ByType)) {
 		fprintf(w, "  %s\t%d\n", t, rep.ByType[t])
 	}
 	if rep.Compacted > 0 {
