@@ -26,3 +26,10 @@ func (db *DB) Strings(ctx context.Context, query string, args ...any) ([]string,
 	}
 	return out, rows.Err()
 }
+
+// WriterPragma reads an integer pragma on the writer connection.
+func (db *DB) WriterPragma(ctx context.Context, name string) (int, error) {
+	var v int
+	err := db.write.QueryRowContext(ctx, `PRAGMA `+name).Scan(&v)
+	return v, err
+}

@@ -114,6 +114,22 @@ func TestForgetService_Purge(t *testing.T) {
 		}
 	})
 
+	t.Run("RestoresTheWriter", func(t *testing.T) {
+		db := purgeFixture(t)
+		svc := sqlite.NewForgetService(db)
+		if _, err := svc.Purge(ctx, recall.PurgeCriteria{Project: "web"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.Sweep(ctx, recall.RetentionPolicy{Enabled: true, Days: map[string]int{"command": 1}}, day(0), false); err != nil {
+			t.Fatal(err)
+		}
+		for name, want := range map[string]int{"secure_delete": 0, "busy_timeout": 10_000} {
+			if got, err := db.WriterPragma(ctx, name); err != nil || got != want {
+				t.Errorf("after purge and sweep %s = %d (%v), want %d", name, got, err, want)
+			}
+		}
+	})
+
 	t.Run("FTSInSync", func(t *testing.T) {
 		db := purgeFixture(t)
 		if _, err := sqlite.NewForgetService(db).Purge(ctx, recall.PurgeCriteria{Search: "deploy"}); err != nil {

@@ -81,7 +81,7 @@ func (s *ForgetService) Sweep(ctx context.Context, p recall.RetentionPolicy, now
 		return nil, err
 	}
 	if rep.Upkeep != nil {
-		if rep.Upkeep.WALTruncated, err = s.db.checkpointTruncate(ctx, 1); err != nil {
+		if rep.Upkeep.WALTruncated, err = s.db.checkpointNow(ctx); err != nil {
 			return nil, err
 		}
 	}

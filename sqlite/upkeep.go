@@ -107,21 +107,41 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 // checkpointTruncate folds the WAL into the database and truncates it to
 // zero bytes, so no copy of deleted pages survives in WAL frames. Another
 // process reading or writing can keep it from completing; it is retried up
-// to tries times and reports whether it succeeded.
+// to tries times, each waiting busy_timeout, and reports whether it
+// succeeded.
 func (db *DB) checkpointTruncate(ctx context.Context, tries int) (bool, error) {
 	for i := 0; ; i++ {
-		var busy, logFrames, done int
-		err := db.write.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logFrames, &done)
-		if err != nil && !isBusy(err) {
-			return false, fmt.Errorf("wal_checkpoint: %w", err)
-		}
-		if err == nil && busy == 0 {
-			return true, nil
-		}
-		if i+1 >= tries || !sleepCtx(ctx, 50*time.Millisecond) {
-			return false, nil
+		ok, err := checkpoint(ctx, db.write)
+		if ok || err != nil || i+1 >= tries || !sleepCtx(ctx, 50*time.Millisecond) {
+			return ok, err
 		}
 	}
+}
+
+// checkpointNow is checkpointTruncate for sweeps, which may run inside an
+// agent's session start: one try that never waits for other processes.
+// The connection is pinned so that no other statement of this process runs
+// with the shortened busy timeout.
+func (db *DB) checkpointNow(ctx context.Context) (bool, error) {
+	conn, err := db.write.Conn(ctx)
+	if err != nil {
+		return false, fmt.Errorf("wal_checkpoint: %w", err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `PRAGMA busy_timeout = 0`); err != nil {
+		return false, fmt.Errorf("wal_checkpoint: %w", err)
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), fmt.Sprintf(`PRAGMA busy_timeout = %d`, busyTimeout.Milliseconds()))
+	return checkpoint(ctx, conn)
+}
+
+func checkpoint(ctx context.Context, q querier) (bool, error) {
+	var busy, logFrames, done int
+	err := q.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logFrames, &done)
+	if err != nil && !isBusy(err) {
+		return false, fmt.Errorf("wal_checkpoint: %w", err)
+	}
+	return err == nil && busy == 0, nil
 }
 
 // audit records a purge or sweep: when, with which criteria, how many rows.
