@@ -192,7 +192,7 @@ func (a *app) printPurge(rep *recall.PurgeReport, jsonOut bool) error {
 	}
 	fprintf(a.stdout, "Purged %s", purgeCounts(rep))
 	if rep.Sessions > 0 {
-		fprintf(a.stdout, " and %d empty sessions", rep.Sessions)
+		fprintf(a.stdout, " and %s", plural(rep.Sessions, "empty session", "empty sessions"))
 	}
 	fprintf(a.stdout, " (secure delete, full-text index %s, %d pages freed, file rewritten: %v, WAL truncated: %v).\n", u.FTS, u.FreedPages, u.Vacuumed, u.WALTruncated)
 	return nil
@@ -200,7 +200,15 @@ func (a *app) printPurge(rep *recall.PurgeReport, jsonOut bool) error {
 
 func purgeCounts(rep *recall.PurgeReport) string {
 	if rep.Target == recall.PurgeMemories {
-		return fmt.Sprintf("%d memories with %d versions", rep.Memories, rep.Versions)
+		return plural(rep.Memories, "memory", "memories") + " with " + plural(rep.Versions, "version", "versions")
 	}
-	return fmt.Sprintf("%d observations", rep.Observations)
+	return plural(rep.Observations, "observation", "observations")
+}
+
+// plural writes a count with the word that fits it.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -89,7 +89,7 @@ retention is on and at least 100 observations are older than a day.`,
 				return err
 			}
 			if rep.Deleted > 0 && !dryRun {
-				fprintf(a.stderr, "recall: sweep at %s: %d observations deleted\n", stamp(rep.At), rep.Deleted)
+				fprintf(a.stderr, "recall: sweep at %s: %s deleted\n", stamp(rep.At), plural(rep.Deleted, "observation", "observations"))
 			}
 			if jsonOut {
 				return writeJSON(a.stdout, rep)
@@ -113,7 +113,7 @@ func (a *app) printSweep(rep *recall.SweepReport) {
 	if !rep.Enabled {
 		state = "retention off: only rolled-up observations are swept; set enabled = true under [retention] to sweep by type"
 	}
-	fprintf(a.stdout, "%s %d observations (%s).\n", verb, rep.Deleted, state)
+	fprintf(a.stdout, "%s %s (%s).\n", verb, plural(rep.Deleted, "observation", "observations"), state)
 	if rep.Deleted == 0 {
 		return
 	}
