@@ -235,3 +235,21 @@ func storeHolds(t *testing.T, dir, marker string) bool {
 	}
 	return found
 }
+
+// FuzzForgetService_PlanPurge feeds arbitrary --search text to a purge
+// plan: FTS5 syntax in it must be taken as words, never as a query error.
+func FuzzForgetService_PlanPurge(f *testing.F) {
+	for _, s := range []string{"sk-proj", `"unbalanced`, "NEAR(a b)", "a AND OR NOT", "col:val*", "^x", "", "   ", "日本語 テスト"} {
+		f.Add(s)
+	}
+	db := purgeFixture(f)
+	svc := sqlite.NewForgetService(db)
+	f.Fuzz(func(t *testing.T, search string) {
+		for _, memories := range []bool{false, true} {
+			_, err := svc.PlanPurge(context.Background(), recall.PurgeCriteria{Search: search, Memories: memories}, 3)
+			if err != nil && recall.ErrorCode(err) != recall.EINVALID {
+				t.Fatalf("search %q: %v", search, err)
+			}
+		}
+	})
+}
