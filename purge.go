@@ -42,6 +42,31 @@ func (c PurgeCriteria) IsEmpty() bool {
 		c.MemoryID == "" && c.Type == "" && c.OlderThanDays == nil && c.Search == ""
 }
 
+// Validate refuses criteria that select nothing or that would silently
+// ignore one of their filters, which for a purge means deleting more than
+// was asked. OlderThanDays must have been resolved into Cutoff.
+func (c PurgeCriteria) Validate() error {
+	switch {
+	case c.IsEmpty():
+		return Errorf(EINVALID, "Purge needs at least one filter: --before, --project, --session, --id, --type (with --older-than) or --search. To see what matches, run it without --confirm.")
+	case c.OlderThanDays != nil && c.Type == "":
+		return Errorf(EINVALID, "--older-than needs --type: for example --type file_read --older-than 90; use --before DATE to cut every type at a date.")
+	case c.OlderThanDays != nil && *c.OlderThanDays < 0:
+		return Errorf(EINVALID, "--older-than must be 0 or more days (0 matches every age).")
+	case c.OlderThanDays != nil && c.Cutoff == nil:
+		return Errorf(EINVALID, "--older-than was not turned into a cutoff time: resolve the criteria against the clock first.")
+	case c.Memories && c.ObservationID != 0:
+		return Errorf(EINVALID, "--id %d is an observation number but --memories purges memories: drop --memories, or give a memory id (tr…).", c.ObservationID)
+	case c.Memories && c.Session != "":
+		return Errorf(EINVALID, "--session applies to observations; memories have no session. Drop --memories or --session.")
+	case !c.Memories && c.MemoryID != "":
+		return Errorf(EINVALID, "--id %s is a memory id: add --memories to purge memories.", c.MemoryID)
+	case c.Search != "" && strings.TrimSpace(c.Search) == "":
+		return Errorf(EINVALID, "--search needs some words to match.")
+	}
+	return nil
+}
+
 // Describe renders the criteria as flags for logs and the audit record. The
 // search text is left out: it is often the very secret being purged.
 func (c PurgeCriteria) Describe() string {

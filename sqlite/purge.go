@@ -13,8 +13,8 @@ var errNoPurgeTerms = recall.Errorf(recall.EINVALID, "--search has no words to m
 
 // PlanPurge counts the matches and returns the first sample of them.
 func (s *ForgetService) PlanPurge(ctx context.Context, c recall.PurgeCriteria, sample int) (*recall.PurgeReport, error) {
-	if c.IsEmpty() {
-		return nil, errNoFilter
+	if err := c.Validate(); err != nil {
+		return nil, err
 	}
 	rep := &recall.PurgeReport{DryRun: true, Target: c.Target(), Criteria: c.Describe()}
 	if c.Memories {
@@ -56,8 +56,6 @@ func (s *ForgetService) PlanPurge(ctx context.Context, c recall.PurgeCriteria, s
 	return rep, rows.Err()
 }
 
-var errNoFilter = recall.Errorf(recall.EINVALID, "Purge needs at least one filter: --before, --project, --session, --id, --type or --search.")
-
 // purgeRetries bounds how often VACUUM and the WAL checkpoint are tried
 // while other processes hold the store busy; each try already waits up to
 // busy_timeout.
@@ -72,8 +70,8 @@ const purgeRetries = 3
 // an FTS merge) left copies in free space inside live pages, and only a
 // rewrite of the file removes those.
 func (s *ForgetService) Purge(ctx context.Context, c recall.PurgeCriteria) (*recall.PurgeReport, error) {
-	if c.IsEmpty() {
-		return nil, errNoFilter
+	if err := c.Validate(); err != nil {
+		return nil, err
 	}
 	rep := &recall.PurgeReport{Target: c.Target(), Criteria: c.Describe(), Upkeep: &recall.Upkeep{SecureDelete: true}}
 	err := s.db.secureUpdate(ctx, func(tx *Tx) error {
