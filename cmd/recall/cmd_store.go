@@ -19,6 +19,10 @@ func (a *app) commands() []*cobra.Command {
 		a.rollupCommand(),
 		a.tiersCommand(),
 		a.benchCommand(),
+		a.purgeCommand(),
+		a.sweepCommand(),
+		a.statsCommand(),
+		a.observationCommand(),
 	}
 }
 

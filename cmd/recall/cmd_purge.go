@@ -1,0 +1,214 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/forget"
+	"github.com/recall-mem/recall/sqlite"
+	"github.com/spf13/cobra"
+)
+
+// forgetter is the store's purge, sweep and stats service.
+func (a *app) forgetter() *sqlite.ForgetService { return sqlite.NewForgetService(a.db) }
+
+// clockAt is a command's reference time: --now when given, else the clock.
+func (a *app) clockAt(now string) (time.Time, error) {
+	if now == "" {
+		return a.now(), nil
+	}
+	return parseTime("now", now)
+}
+
+// openAt opens the store and returns the command's reference time.
+func (a *app) openAt(ctx context.Context, now string) (time.Time, error) {
+	t, err := a.clockAt(now)
+	if err != nil {
+		return t, err
+	}
+	return t, a.open(ctx)
+}
+
+// purgeFlags are purge's filters as typed.
+type purgeFlags struct {
+	before, project, session, id, typ, search, now string
+	olderThan, sample                              int
+	memories, confirm, jsonOut                     bool
+}
+
+// criteria turns the flags into checked criteria. Every mistake in them is
+// a usage error (exit 2), and is found before the store is opened.
+func (f *purgeFlags) criteria(c *cobra.Command, now time.Time) (recall.PurgeCriteria, error) {
+	cr := recall.PurgeCriteria{Project: f.project, Session: f.session, Type: f.typ, Search: f.search, Memories: f.memories}
+	if f.before != "" {
+		t, err := parseTime("before", f.before)
+		if err != nil {
+			return cr, err
+		}
+		cr.Before = &t
+	}
+	if c.Flags().Changed("id") {
+		var err error
+		if cr.ObservationID, cr.MemoryID, err = forget.ParseID(f.id); err != nil {
+			return cr, err
+		}
+	}
+	if c.Flags().Changed("older-than") {
+		cr.OlderThanDays = &f.olderThan
+	}
+	if c.Flags().Changed("search") && cr.Search == "" {
+		cr.Search = " " // an explicitly empty search is refused, not ignored
+	}
+	if err := forget.Resolve(&cr, now); err != nil {
+		return cr, usagef("%s", recall.ErrorMessage(err))
+	}
+	return cr, nil
+}
+
+func (a *app) purgeCommand() *cobra.Command {
+	var f purgeFlags
+	c := &cobra.Command{
+		Use:   "purge",
+		Short: "Delete observations or memories for good: secure delete, no undo",
+		Long: `Delete what the filters match, completely. Filters combine with AND and at
+least one is required. Observations are purged by default; --memories purges
+memories instead, with every version of them (and their vectors), including
+memories already deleted whose history still holds their text.
+
+Without --confirm nothing is deleted: purge prints how many entries match and
+the first of them (--sample). With --confirm it deletes them with SQLite's
+secure_delete on, removes sessions left empty, merges the full-text index so
+no token of the deleted text survives, rewrites the database file (VACUUM),
+truncates the write-ahead log, records an audit entry (time, criteria,
+counts; never content and never the --search text) and logs one line to
+stderr. Afterwards the purged text is in no file of the store.
+
+--search matches entries holding every word of the query (for memories, in
+the current text or in any earlier version). Pinned observations are purged
+like any other: pins only protect from retention sweeps.`,
+		Example: `  recall purge --search "sk-proj"                 # see what would go
+  recall purge --search "sk-proj" --confirm       # and delete it
+  recall purge --before 2025-01-01 --confirm
+  recall purge --project old-app --confirm
+  recall purge --session 7f3c… --confirm
+  recall purge --id 42 --confirm                  # one observation
+  recall purge --id tr0123456789 --confirm        # one memory and its history
+  recall purge --type file_read --older-than 90 --confirm
+  recall purge --memories --project old-app --json`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			now, err := a.clockAt(f.now)
+			if err != nil {
+				return err
+			}
+			cr, err := f.criteria(c, now)
+			if err != nil {
+				return err
+			}
+			if err := a.open(c.Context()); err != nil {
+				return err
+			}
+			if !f.confirm {
+				rep, err := a.forgetter().PlanPurge(c.Context(), cr, max(f.sample, 0))
+				if err != nil {
+					return err
+				}
+				return a.printPurgePlan(rep, f.jsonOut)
+			}
+			rep, err := a.forgetter().Purge(c.Context(), cr)
+			if err != nil {
+				return err
+			}
+			return a.printPurge(rep, f.jsonOut)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&f.before, "before", "", "only entries from before `DATE` (observation time; memory creation)")
+	fl.StringVar(&f.project, "project", "", "only this project `NAME`")
+	fl.StringVar(&f.session, "session", "", "only this session `ID` (observations)")
+	fl.StringVar(&f.id, "id", "", "only this `ID`: an observation number or a memory id (tr…)")
+	fl.StringVar(&f.typ, "type", "", "only this observation or memory `TYPE`")
+	fl.IntVar(&f.olderThan, "older-than", 0, "with --type: only entries older than `DAYS` (0 means any age)")
+	fl.StringVar(&f.search, "search", "", "only entries holding every word of `QUERY`")
+	fl.BoolVar(&f.memories, "memories", false, "purge memories and their versions instead of observations")
+	fl.BoolVar(&f.confirm, "confirm", false, "delete for good; without it purge only shows what matches")
+	fl.IntVar(&f.sample, "sample", 10, "show the first `N` matches before deleting")
+	fl.BoolVar(&f.jsonOut, "json", false, "print the plan or the result as JSON")
+	fl.StringVar(&f.now, "now", "", "reference `TIME` for --older-than (default: the clock)")
+	return c
+}
+
+func (a *app) printPurgePlan(rep *recall.PurgeReport, jsonOut bool) error {
+	if jsonOut {
+		if rep.Sample == nil {
+			rep.Sample = []recall.PurgeItem{}
+		}
+		return writeJSON(a.stdout, rep)
+	}
+	if rep.Matched() == 0 {
+		fprintf(a.stdout, "Nothing matches %s: nothing to purge.\n", rep.Criteria)
+		return nil
+	}
+	fprintf(a.stdout, "Would purge %s matching %s. Nothing was deleted.\n", purgeCounts(rep), rep.Criteria)
+	w := table(a.stdout)
+	if rep.Target == recall.PurgeMemories {
+		fprintf(w, "ID\tCREATED\tTYPE\tPROJECT\tVERSIONS\tTEXT\n")
+		for _, it := range rep.Sample {
+			text := oneLine(it.Text, 60)
+			if it.Deleted {
+				text = "(deleted) " + text
+			}
+			fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\n", it.ID, it.At.Format("2006-01-02 15:04"), dash(it.Type), dash(it.Project), it.Versions, text)
+		}
+	} else {
+		fprintf(w, "ID\tAT\tTYPE\tSESSION\tPROJECT\tTEXT\n")
+		for _, it := range rep.Sample {
+			fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", it.ID, it.At.Format("2006-01-02 15:04"), it.Type, dash(oneLine(it.Session, 16)), dash(it.Project), oneLine(it.Text, 60))
+		}
+	}
+	w.Flush()
+	if len(rep.Sample) < rep.Matched() {
+		fprintf(a.stdout, "(the first %d of %d shown; --sample N shows more)\n", len(rep.Sample), rep.Matched())
+	}
+	fprintf(a.stdout, "Run again with --confirm to delete them for good: secure delete, no undo.\n")
+	return nil
+}
+
+func (a *app) printPurge(rep *recall.PurgeReport, jsonOut bool) error {
+	fprintf(a.stderr, "recall: purge at %s %s: %d observations, %d memories, %d versions, %d sessions deleted\n",
+		stamp(a.now()), rep.Criteria, rep.Observations, rep.Memories, rep.Versions, rep.Sessions)
+	if !rep.Upkeep.Vacuumed || !rep.Upkeep.WALTruncated {
+		fprintf(a.stderr, "recall: another process kept the store busy, so deleted text may linger in free space or the WAL; run the same purge again once it is idle: it finds nothing left to delete and finishes the rewrite.\n")
+	}
+	if jsonOut {
+		return writeJSON(a.stdout, rep)
+	}
+	u := rep.Upkeep
+	if rep.Matched() == 0 {
+		fprintf(a.stdout, "Nothing matches %s: nothing was deleted (file rewritten: %v, WAL truncated: %v).\n", rep.Criteria, u.Vacuumed, u.WALTruncated)
+		return nil
+	}
+	fprintf(a.stdout, "Purged %s", purgeCounts(rep))
+	if rep.Sessions > 0 {
+		fprintf(a.stdout, " and %s", plural(rep.Sessions, "empty session", "empty sessions"))
+	}
+	fprintf(a.stdout, " (secure delete, full-text index %s, %d pages freed, file rewritten: %v, WAL truncated: %v).\n", u.FTS, u.FreedPages, u.Vacuumed, u.WALTruncated)
+	return nil
+}
+
+func purgeCounts(rep *recall.PurgeReport) string {
+	if rep.Target == recall.PurgeMemories {
+		return plural(rep.Memories, "memory", "memories") + " with " + plural(rep.Versions, "version", "versions")
+	}
+	return plural(rep.Observations, "observation", "observations")
+}
+
+// plural writes a count with the word that fits it.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
