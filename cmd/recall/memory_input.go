@@ -167,14 +167,5 @@ func defaultAuthor() string {
 
 // parseFilters reads repeated --filter field=v1,v2 flags.
 func parseFilters(flags []string) (map[string][]string, error) {
-	out := map[string][]string{}
-	for _, f := range flags {
-		name, vals, ok := strings.Cut(f, "=")
-		name = strings.TrimSpace(name)
-		if !ok || name == "" {
-			return nil, recall.Errorf(recall.EINVALID, "Invalid --filter %q: use field=value or field=v1,v2 (e.g. tags=api,auth).", f)
-		}
-		out[name] = append(out[name], markdown.SplitList(vals)...)
-	}
-	return out, nil
+	return recall.ParseFieldFilters(flags)
 }
