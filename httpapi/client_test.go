@@ -1,0 +1,18 @@
+package httpapi_test
+
+import (
+	"testing"
+
+	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/httpapi"
+	"github.com/recall-mem/recall/recalltest"
+)
+
+// TestClient_MemoryServiceContract runs the same contract as the SQLite
+// store against the HTTP client talking to a real server over that store.
+func TestClient_MemoryServiceContract(t *testing.T) {
+	recalltest.TestMemoryService(t, func(t *testing.T) recall.MemoryService {
+		_, c := newServer(t, &httpapi.Server{Services: sqliteServices(openDB(t)), Loopback: true, Token: "s3cret"})
+		return c
+	})
+}
