@@ -32,9 +32,13 @@ var (
 	_ recall.ObservationService = (*Client)(nil)
 )
 
-// NewClient returns a client for the server at baseURL.
+// NewClient returns a client for the server at baseURL. It keeps enough
+// idle connections for a few dozen concurrent callers: the default of two
+// per host makes a busy client open a new connection for most requests.
 func NewClient(baseURL, token string) *Client {
-	return &Client{URL: strings.TrimSuffix(baseURL, "/"), Token: token}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConnsPerHost = 64
+	return &Client{URL: strings.TrimSuffix(baseURL, "/"), Token: token, HTTPClient: &http.Client{Transport: tr}}
 }
 
 // do sends a request with an optional JSON body and decodes a JSON answer

@@ -120,6 +120,7 @@ func parseTimeParam(q url.Values, name string) (*time.Time, error) {
 	if err != nil {
 		return nil, recall.Errorf(recall.EINVALID, "Invalid %s=%q: use an RFC 3339 time like 2026-01-02T15:04:05Z.", name, v)
 	}
+	t = t.UTC()
 	return &t, nil
 }
 
