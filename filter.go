@@ -22,3 +22,18 @@ func ParseFieldFilters(items []string) (map[string][]string, error) {
 	}
 	return out, nil
 }
+
+// NormalizeTags lower-cases and trims tags, dropping empty ones and
+// duplicates while keeping the first-seen order.
+func NormalizeTags(tags []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range tags {
+		t = strings.ToLower(strings.TrimSpace(t))
+		if t != "" && !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
