@@ -136,4 +136,3 @@ finish. Logs go to stderr.`,
 	c.Flags().StringVar(&token, "token", "", "require this bearer `TOKEN` on every request (default $RECALL_TOKEN)")
 	return c
 }
-
