@@ -16,3 +16,12 @@ func TestClient_MemoryServiceContract(t *testing.T) {
 		return c
 	})
 }
+
+// TestClient_ObservationServiceContract runs the observation contract
+// through the REST API.
+func TestClient_ObservationServiceContract(t *testing.T) {
+	recalltest.TestObservationService(t, func(t *testing.T) recall.ObservationService {
+		_, c := newServer(t, &httpapi.Server{Services: sqliteServices(openDB(t)), Loopback: true})
+		return c
+	})
+}

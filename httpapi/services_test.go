@@ -79,41 +79,4 @@ func TestClient_BuildContext(t *testing.T) {
 	}
 }
 
-func TestClient_Observations(t *testing.T) {
-	ctx := context.Background()
-	_, c := newServer(t, &httpapi.Server{Services: sqliteServices(openDB(t)), Loopback: true})
-	at := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
-	obs := []*recall.Observation{
-		{Type: recall.ObsCommand, Session: "s1", Content: "go test ./...", At: at},
-		{Type: recall.ObsCommandError, Session: "s1", Content: "panic: nil map", At: at.Add(time.Minute)},
-		{Type: recall.ObsUserPrompt, Session: "s2", Content: "fix the nil map", At: at.Add(2 * time.Minute)},
-	}
-	if err := c.RecordObservations(ctx, obs); err != nil {
-		t.Fatal(err)
-	}
-	if obs[0].ID == 0 || obs[2].ID <= obs[0].ID {
-		t.Fatalf("ids not set: %d %d", obs[0].ID, obs[2].ID)
-	}
-	t.Run("Search", func(t *testing.T) {
-		got, total, err := c.FindObservations(ctx, recall.ObservationFilter{Search: "nil map", Desc: true})
-		if err != nil || total != 2 || got[0].Session != "s2" {
-			t.Fatalf("got %+v total %d err %v", got, total, err)
-		}
-	})
-	t.Run("Session", func(t *testing.T) {
-		s1 := "s1"
-		since := at.Add(30 * time.Second)
-		got, total, err := c.FindObservations(ctx, recall.ObservationFilter{Session: &s1, Since: &since})
-		if err != nil || total != 1 || got[0].Type != recall.ObsCommandError || !got[0].At.Equal(at.Add(time.Minute)) {
-			t.Fatalf("got %+v total %d err %v", got, total, err)
-		}
-	})
-	t.Run("ErrInvalidType", func(t *testing.T) {
-		err := c.RecordObservations(ctx, []*recall.Observation{{Type: "has space", Content: "x"}})
-		if recall.ErrorCode(err) != recall.EINVALID {
-			t.Fatalf("got %v", err)
-		}
-	})
-}
-
 func ptr[T any](v T) *T { return &v }

@@ -15,3 +15,11 @@ func TestMemoryService_Contract(t *testing.T) {
 		return sqlite.NewMemoryService(MustOpenDB(t))
 	})
 }
+
+// TestObservationService_Contract runs the shared ObservationService
+// contract against the SQLite store.
+func TestObservationService_Contract(t *testing.T) {
+	recalltest.TestObservationService(t, func(t *testing.T) recall.ObservationService {
+		return sqlite.NewObservationService(MustOpenDB(t))
+	})
+}
