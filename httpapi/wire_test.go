@@ -37,3 +37,34 @@ func FuzzParseFilter(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseObservationFilter checks the same round trip for observation
+// filters.
+func FuzzParseObservationFilter(f *testing.F) {
+	for _, s := range []string{
+		"type=command&session=s1&desc=true&limit=3",
+		"q=nil+map&since=2026-01-02T03:04:05Z&id=7",
+		"id=x", "desc=maybe", "until=2026-01-02T03:04:05+02:00",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		q, err := url.ParseQuery(raw)
+		if err != nil {
+			return
+		}
+		filter, err := parseObservationFilter(q)
+		if err != nil {
+			return
+		}
+		out := url.Values{}
+		encodeObservationFilter(out, filter)
+		again, err := parseObservationFilter(out)
+		if err != nil {
+			t.Fatalf("re-parse of %q: %v", out.Encode(), err)
+		}
+		if !reflect.DeepEqual(filter, again) {
+			t.Fatalf("round trip changed the filter:\n%+v\n%+v", filter, again)
+		}
+	})
+}
