@@ -54,12 +54,7 @@ func encodeObservationFilter(q url.Values, f recall.ObservationFilter) {
 	if f.Desc {
 		q.Set("desc", "true")
 	}
-	if f.Limit != 0 {
-		q.Set(qLimit, strconv.Itoa(f.Limit))
-	}
-	if f.Offset != 0 {
-		q.Set(qOffset, strconv.Itoa(f.Offset))
-	}
+	encodePage(q, f.Limit, f.Offset)
 }
 
 func parseObservationFilter(q url.Values) (recall.ObservationFilter, error) {

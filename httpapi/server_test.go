@@ -1,35 +1,18 @@
 package httpapi_test
 
 import (
-	"context"
 	"net/http/httptest"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/httpapi"
 	"github.com/recall-mem/recall/sqlite"
+	"github.com/recall-mem/recall/sqlite/sqlitetest"
 )
 
-// openDB opens a store in a temporary directory and checks its integrity
-// when the test ends.
-func openDB(tb testing.TB) *sqlite.DB {
-	tb.Helper()
-	db := sqlite.NewDB(filepath.Join(tb.TempDir(), "recall.db"))
-	if err := db.Open(); err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() {
-		if err := db.Check(context.Background()); err != nil {
-			tb.Error(err)
-		}
-		if err := db.Close(); err != nil {
-			tb.Error(err)
-		}
-	})
-	return db
-}
+// openDB opens a real store that checks its integrity when the test ends.
+func openDB(tb testing.TB) *sqlite.DB { return sqlitetest.MustOpenDB(tb) }
 
 // sqliteServices is the real services over db.
 func sqliteServices(db *sqlite.DB) recall.Services {

@@ -57,11 +57,16 @@ func encodeFilter(q url.Values, f recall.MemoryFilter) {
 			q.Add(qFilter, name+"="+v)
 		}
 	}
-	if f.Limit != 0 {
-		q.Set(qLimit, strconv.Itoa(f.Limit))
+	encodePage(q, f.Limit, f.Offset)
+}
+
+// encodePage writes limit and offset, leaving out zeros.
+func encodePage(q url.Values, limit, offset int) {
+	if limit != 0 {
+		q.Set(qLimit, strconv.Itoa(limit))
 	}
-	if f.Offset != 0 {
-		q.Set(qOffset, strconv.Itoa(f.Offset))
+	if offset != 0 {
+		q.Set(qOffset, strconv.Itoa(offset))
 	}
 }
 

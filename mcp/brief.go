@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"encoding/json"
-	"strings"
 	"time"
 
 	"github.com/recall-mem/recall"
@@ -73,13 +72,7 @@ func fullMemory(m *recall.Memory) memoryFull {
 }
 
 // snippet collapses text to one line of at most snippetRunes runes.
-func snippet(text string) string {
-	s := strings.Join(strings.Fields(text), " ")
-	if r := []rune(s); len(r) > snippetRunes {
-		return string(r[:snippetRunes-1]) + "…"
-	}
-	return s
-}
+func snippet(text string) string { return recall.OneLine(text, snippetRunes) }
 
 // stamp formats a time for a model: RFC 3339 in UTC, or "" when unset.
 func stamp(t time.Time) string {

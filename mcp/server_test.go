@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,29 +14,13 @@ import (
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/mcp"
 	"github.com/recall-mem/recall/sqlite"
+	"github.com/recall-mem/recall/sqlite/sqlitetest"
 )
 
-var clock = time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+var clock = sqlitetest.Clock
 
-// openDB opens a store in a temporary directory and checks its integrity
-// when the test ends.
-func openDB(tb testing.TB) *sqlite.DB {
-	tb.Helper()
-	db := sqlite.NewDB(filepath.Join(tb.TempDir(), "recall.db"))
-	db.Now = func() time.Time { return clock }
-	if err := db.Open(); err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() {
-		if err := db.Check(context.Background()); err != nil {
-			tb.Error(err)
-		}
-		if err := db.Close(); err != nil {
-			tb.Error(err)
-		}
-	})
-	return db
-}
+// openDB opens a real store that checks its integrity when the test ends.
+func openDB(tb testing.TB) *sqlite.DB { return sqlitetest.MustOpenDB(tb) }
 
 // Fakes for the services that live on other branches.
 type fakeContext struct{ last recall.ContextRequest }
