@@ -20,7 +20,7 @@ func TestServer_Load(t *testing.T) {
 	if testing.Short() {
 		t.Skip("load test: skipped with -short")
 	}
-	const writers, readers, total = 8, 8, 2000
+	const writers, readers, total = 8, 8, loadRequests
 	perClient := total / (writers + readers)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
