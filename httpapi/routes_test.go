@@ -135,3 +135,48 @@ func TestClient_ErrUnavailable(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestServer_MemoryRoutes checks the JSON shapes a non-Go caller sees and
+// the ?collection= choice that the Go client never needs.
+func TestServer_MemoryRoutes(t *testing.T) {
+	ts, _ := newServer(t, &httpapi.Server{Services: sqliteServices(openDB(t)), Loopback: true})
+	u := ts.URL + "/v1/memories"
+	if status, body := call(t, "POST", u, `{"key":"k","content":"in default"}`, nil); status != 201 || body["created"] != true {
+		t.Fatalf("put: %d %v", status, body)
+	}
+	if status, body := call(t, "POST", u, `{"key":"k","collection":"work","content":"in work","tags":["a"]}`, nil); status != 201 {
+		t.Fatalf("put: %d %v", status, body)
+	}
+	if status, body := call(t, "POST", u, `{"key":"k","collection":"work","content":"in work, v2"}`, nil); status != 200 || body["created"] != false {
+		t.Fatalf("new version: %d %v", status, body)
+	}
+	if status, body := call(t, "GET", u+"/k", "", nil); status != 409 || errCode(body) != recall.ECONFLICT {
+		t.Fatalf("ambiguous key: %d %v", status, body)
+	}
+	if status, body := call(t, "PATCH", u+"/k?collection=work", `{"tags":["b"],"merge_tags":true}`, nil); status != 200 || body["collection"] != "work" || len(body["tags"].([]any)) != 2 {
+		t.Fatalf("patch in collection: %d %v", status, body)
+	}
+	if status, body := call(t, "GET", u+"?collection=work&filter=tags=b", "", nil); status != 200 || body["total"] != float64(1) {
+		t.Fatalf("list: %d %v", status, body)
+	}
+	if status, _ := call(t, "DELETE", u+"/k?collection=default", "", nil); status != 204 {
+		t.Fatalf("delete in collection: %d", status)
+	}
+	status, body := call(t, "GET", u+"/k", "", nil)
+	if status != 200 || body["collection"] != "work" {
+		t.Fatalf("the other one is left: %d %v", status, body)
+	}
+	id := body["id"].(string)
+	if status, body := call(t, "GET", u+"/"+id+"/versions", "", nil); status != 200 || len(body["versions"].([]any)) != 3 {
+		t.Fatalf("versions: %d %v", status, body)
+	}
+	if status, body := call(t, "POST", u+"/"+id+"/restore", `{"version":1}`, nil); status != 200 || body["content"] != "in work" || body["version"] != float64(4) {
+		t.Fatalf("restore: %d %v", status, body)
+	}
+	if status, body := call(t, "POST", ts.URL+"/v1/import", `{"memories":[{"id":"tr00000000aa","content":"imported"}]}`, nil); status != 200 || body["added"] != float64(1) {
+		t.Fatalf("import: %d %v", status, body)
+	}
+	if status, body := call(t, "POST", ts.URL+"/v1/observations", `{"observations":[{"type":"note","content":"x"}]}`, nil); status != 201 || body["observations"].([]any)[0].(map[string]any)["id"] != float64(1) {
+		t.Fatalf("record: %d %v", status, body)
+	}
+}
