@@ -70,6 +70,7 @@ func (s *Server) Handler() http.Handler {
 	s.memoryRoutes(mux)
 	s.searchRoutes(mux)
 	s.observationRoutes(mux)
+	s.sessionRoutes(mux)
 	mux.HandleFunc("GET /v1/healthz", s.healthz)
 	if s.MCP != nil {
 		mux.Handle("/mcp", s.MCP)

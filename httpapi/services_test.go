@@ -80,3 +80,53 @@ func TestClient_BuildContext(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// fakeSessions and fakeMaintainer stand in for services on other branches.
+type fakeSessions struct{ started []*recall.Session }
+
+func (f *fakeSessions) StartSession(_ context.Context, s *recall.Session) (*recall.SessionStartReport, error) {
+	s.ID, s.State = "s-1", "hot"
+	f.started = append(f.started, s)
+	return &recall.SessionStartReport{Session: s, Context: "Last time: fixed the build."}, nil
+}
+
+func (f *fakeSessions) EndSession(_ context.Context, end recall.SessionEnd) (*recall.Session, error) {
+	if end.ID != "s-1" {
+		return nil, recall.Errorf(recall.ENOTFOUND, "No session %q: start one first.", end.ID)
+	}
+	return &recall.Session{ID: end.ID, Summary: end.Summary, State: "hot"}, nil
+}
+
+func (f *fakeSessions) FindSessions(_ context.Context, limit int) ([]*recall.Session, error) {
+	return f.started[:min(limit, len(f.started))], nil
+}
+
+type fakeMaintainer struct{}
+
+func (fakeMaintainer) Plan(context.Context) (*recall.MaintainPlan, error) {
+	return &recall.MaintainPlan{WorkingWords: 1700, Target: 1500}, nil
+}
+
+func TestClient_SessionsAndPlan(t *testing.T) {
+	ctx := context.Background()
+	svc := sqliteServices(openDB(t))
+	svc.Sessions, svc.Maintainer = &fakeSessions{}, fakeMaintainer{}
+	_, c := newServer(t, &httpapi.Server{Services: svc, Loopback: true})
+	rep, err := c.StartSession(ctx, &recall.Session{Project: "web", Agent: "tester"})
+	if err != nil || rep.Session.ID != "s-1" || rep.Session.Project != "web" || rep.Context == "" {
+		t.Fatalf("start %+v %v", rep, err)
+	}
+	s, err := c.EndSession(ctx, recall.SessionEnd{ID: "s-1", Summary: "Fixed it."})
+	if err != nil || s.Summary != "Fixed it." {
+		t.Fatalf("end %+v %v", s, err)
+	}
+	if _, err := c.EndSession(ctx, recall.SessionEnd{ID: "s-9", Summary: "x"}); recall.ErrorCode(err) != recall.ENOTFOUND {
+		t.Fatalf("unknown session: %v", err)
+	}
+	if ss, err := c.FindSessions(ctx, 5); err != nil || len(ss) != 1 {
+		t.Fatalf("find %v %v", ss, err)
+	}
+	if plan, err := c.Plan(ctx); err != nil || plan.WorkingWords != 1700 {
+		t.Fatalf("plan %+v %v", plan, err)
+	}
+}
