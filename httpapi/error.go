@@ -103,3 +103,12 @@ func readError(resp *http.Response) error {
 	}
 	return recall.Errorf(body.Error.Code, "%s", body.Error.Message)
 }
+
+// reply writes v with status, or err as an error response when it is set.
+func (s *Server) reply(w http.ResponseWriter, r *http.Request, status int, v any, err error) {
+	if err != nil {
+		writeError(w, r, s.log(), err)
+		return
+	}
+	writeJSON(w, status, v)
+}

@@ -67,11 +67,7 @@ func (s *Server) findMemory(r *http.Request) (*recall.Memory, error) {
 
 func (s *Server) getMemory(w http.ResponseWriter, r *http.Request) {
 	m, err := s.findMemory(r)
-	if err != nil {
-		writeError(w, r, s.log(), err)
-		return
-	}
-	writeJSON(w, http.StatusOK, m)
+	s.reply(w, r, http.StatusOK, m, err)
 }
 
 // target is the reference a write acts on: the path value as given, or the
@@ -99,11 +95,7 @@ func (s *Server) updateMemory(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	m, err := s.Services.Memories.UpdateMemory(r.Context(), ref, p.update())
-	if err != nil {
-		writeError(w, r, s.log(), err)
-		return
-	}
-	writeJSON(w, http.StatusOK, m)
+	s.reply(w, r, http.StatusOK, m, err)
 }
 
 func (s *Server) deleteMemory(w http.ResponseWriter, r *http.Request) {
@@ -125,11 +117,7 @@ type versionList struct {
 
 func (s *Server) memoryVersions(w http.ResponseWriter, r *http.Request) {
 	vs, err := s.Services.Memories.MemoryVersions(r.Context(), r.PathValue("id"))
-	if err != nil {
-		writeError(w, r, s.log(), err)
-		return
-	}
-	writeJSON(w, http.StatusOK, versionList{Versions: vs})
+	s.reply(w, r, http.StatusOK, versionList{Versions: vs}, err)
 }
 
 func (s *Server) restoreMemory(w http.ResponseWriter, r *http.Request) {
@@ -139,11 +127,7 @@ func (s *Server) restoreMemory(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	m, err := s.Services.Memories.RestoreMemory(r.Context(), r.PathValue("id"), b.Version)
-	if err != nil {
-		writeError(w, r, s.log(), err)
-		return
-	}
-	writeJSON(w, http.StatusOK, m)
+	s.reply(w, r, http.StatusOK, m, err)
 }
 
 // importBody is the body of POST /v1/import.
@@ -158,9 +142,5 @@ func (s *Server) importMemories(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := s.Services.Memories.ImportMemories(r.Context(), b.Memories)
-	if err != nil {
-		writeError(w, r, s.log(), err)
-		return
-	}
-	writeJSON(w, http.StatusOK, res)
+	s.reply(w, r, http.StatusOK, res, err)
 }

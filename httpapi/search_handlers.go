@@ -84,11 +84,7 @@ func (s *Server) buildContext(w http.ResponseWriter, r *http.Request) {
 	pack, err := s.Services.Context.BuildContext(r.Context(), recall.ContextRequest{
 		Query: b.Query, Budget: b.Budget, Now: b.Now, Filter: b.Filter.filter(),
 	})
-	if err != nil {
-		writeError(w, r, s.log(), err)
-		return
-	}
-	writeJSON(w, http.StatusOK, pack)
+	s.reply(w, r, http.StatusOK, pack, err)
 }
 
 // formatTime writes a time parameter the way parseTimeParam reads it.

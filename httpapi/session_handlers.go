@@ -29,11 +29,7 @@ func (s *Server) startSession(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rep, err := s.Services.Sessions.StartSession(r.Context(), &sess)
-	if err != nil {
-		writeError(w, r, s.log(), err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, rep)
+	s.reply(w, r, http.StatusCreated, rep, err)
 }
 
 // sessionList is the response to GET /v1/sessions.
@@ -66,18 +62,10 @@ func (s *Server) endSession(w http.ResponseWriter, r *http.Request) {
 	}
 	end.ID = r.PathValue("id")
 	sess, err := s.Services.Sessions.EndSession(r.Context(), end)
-	if err != nil {
-		writeError(w, r, s.log(), err)
-		return
-	}
-	writeJSON(w, http.StatusOK, sess)
+	s.reply(w, r, http.StatusOK, sess, err)
 }
 
 func (s *Server) maintainPlan(w http.ResponseWriter, r *http.Request) {
 	plan, err := s.Services.Maintainer.Plan(r.Context())
-	if err != nil {
-		writeError(w, r, s.log(), err)
-		return
-	}
-	writeJSON(w, http.StatusOK, plan)
+	s.reply(w, r, http.StatusOK, plan, err)
 }
