@@ -70,11 +70,12 @@ func (s *Server) getMemory(w http.ResponseWriter, r *http.Request) {
 	s.reply(w, r, http.StatusOK, m, err)
 }
 
-// target is the reference a write acts on: the path value as given, or the
-// id it resolves to within ?collection= when one is named.
+// target is the id a write acts on: the path value when it is an id
+// (outside any ?collection=), else the id its key resolves to, since the
+// service's writes take ids.
 func (s *Server) target(r *http.Request) (string, error) {
-	if r.URL.Query().Get(qCollection) == "" {
-		return r.PathValue("id"), nil
+	if ref := r.PathValue("id"); r.URL.Query().Get(qCollection) == "" && recall.IsID(ref) {
+		return ref, nil
 	}
 	m, err := s.findMemory(r)
 	if err != nil {

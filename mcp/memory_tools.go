@@ -165,9 +165,10 @@ func (t *tools) get(ctx context.Context, _ *sdk.CallToolRequest, in getIn) (*sdk
 	return nil, fullMemory(m), nil
 }
 
-// resolve turns an id or key (within collection) into the memory's id.
+// resolve turns an id or key (within collection) into the memory's id:
+// the service's writes take ids.
 func (t *tools) resolve(ctx context.Context, ref, collection string) (string, error) {
-	if collection == "" {
+	if collection == "" && recall.IsID(ref) {
 		return ref, nil
 	}
 	m, err := t.svc.Memories.FindMemory(ctx, ref, collection)

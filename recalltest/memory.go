@@ -295,14 +295,6 @@ func testUpdate(t *testing.T, open func(t *testing.T) recall.MemoryService) {
 			t.Fatalf("metadata %s", got.Metadata)
 		}
 	})
-	t.Run("ByKey", func(t *testing.T) {
-		s := open(t)
-		mustPut(t, s, &recall.Memory{Key: "k", Content: "one"})
-		got, err := s.UpdateMemory(ctx, "k", recall.MemoryUpdate{Priority: ptr("high")})
-		if err != nil || got.Priority != "high" {
-			t.Fatalf("got %+v %v", got, err)
-		}
-	})
 	t.Run("ErrNotFound", func(t *testing.T) {
 		s := open(t)
 		_, err := s.UpdateMemory(ctx, "tr0000000000", recall.MemoryUpdate{Title: ptr("x")})
@@ -344,7 +336,7 @@ func testDeleteRestore(t *testing.T, open func(t *testing.T) recall.MemoryServic
 	if _, err := s.UpdateMemory(ctx, m.ID, recall.MemoryUpdate{Content: ptr("two")}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.DeleteMemory(ctx, "k"); err != nil {
+	if err := s.DeleteMemory(ctx, m.ID); err != nil {
 		t.Fatal(err)
 	}
 	t.Run("Gone", func(t *testing.T) {
