@@ -117,7 +117,11 @@ type versionList struct {
 }
 
 func (s *Server) memoryVersions(w http.ResponseWriter, r *http.Request) {
-	vs, err := s.Services.Memories.MemoryVersions(r.Context(), r.PathValue("id"))
+	ref, err := s.target(r)
+	var vs []*recall.MemoryVersion
+	if err == nil {
+		vs, err = s.Services.Memories.MemoryVersions(r.Context(), ref)
+	}
 	s.reply(w, r, http.StatusOK, versionList{Versions: vs}, err)
 }
 
@@ -127,7 +131,11 @@ func (s *Server) restoreMemory(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.log(), err)
 		return
 	}
-	m, err := s.Services.Memories.RestoreMemory(r.Context(), r.PathValue("id"), b.Version)
+	ref, err := s.target(r)
+	var m *recall.Memory
+	if err == nil {
+		m, err = s.Services.Memories.RestoreMemory(r.Context(), ref, b.Version)
+	}
 	s.reply(w, r, http.StatusOK, m, err)
 }
 
