@@ -1,31 +1,13 @@
 package sqlite_test
 
 import (
-	"context"
-	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/recall-mem/recall/sqlite"
+	"github.com/recall-mem/recall/sqlite/sqlitetest"
 )
 
 // MustOpenDB opens a store in a temporary directory with a fixed clock and
-// checks its integrity when the test ends.
-func MustOpenDB(tb testing.TB) *sqlite.DB {
-	tb.Helper()
-	db := sqlite.NewDB(filepath.Join(tb.TempDir(), "recall.db"))
-	clock := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	db.Now = func() time.Time { return clock }
-	if err := db.Open(); err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() {
-		if err := db.Check(context.Background()); err != nil {
-			tb.Error(err)
-		}
-		if err := db.Close(); err != nil {
-			tb.Error(err)
-		}
-	})
-	return db
-}
+// checks its integrity when the test ends (see sqlitetest, which other
+// packages' tests share).
+func MustOpenDB(tb testing.TB) *sqlite.DB { return sqlitetest.MustOpenDB(tb) }

@@ -23,6 +23,8 @@ func (a *app) commands() []*cobra.Command {
 		a.sweepCommand(),
 		a.statsCommand(),
 		a.observationCommand(),
+		a.mcpCommand(),
+		a.serveCommand(),
 	}
 }
 

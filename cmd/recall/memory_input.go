@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"os"
 	"strconv"
-	"strings"
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/markdown"
@@ -142,18 +141,7 @@ func buildMemory(doc []byte, f *memoryFlags, c *cobra.Command) (*recall.Memory, 
 	return m, nil
 }
 
-func normaliseTags(tags []string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, t := range tags {
-		t = strings.ToLower(strings.TrimSpace(t))
-		if t != "" && !seen[t] {
-			seen[t] = true
-			out = append(out, t)
-		}
-	}
-	return out
-}
+func normaliseTags(tags []string) []string { return recall.NormalizeTags(tags) }
 
 // defaultAuthor names who wrote a memory when nobody says.
 func defaultAuthor() string {
@@ -167,14 +155,5 @@ func defaultAuthor() string {
 
 // parseFilters reads repeated --filter field=v1,v2 flags.
 func parseFilters(flags []string) (map[string][]string, error) {
-	out := map[string][]string{}
-	for _, f := range flags {
-		name, vals, ok := strings.Cut(f, "=")
-		name = strings.TrimSpace(name)
-		if !ok || name == "" {
-			return nil, recall.Errorf(recall.EINVALID, "Invalid --filter %q: use field=value or field=v1,v2 (e.g. tags=api,auth).", f)
-		}
-		out[name] = append(out[name], markdown.SplitList(vals)...)
-	}
-	return out, nil
+	return recall.ParseFieldFilters(flags)
 }

@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/recall-mem/recall"
 )
 
 // writeJSON prints v as indented JSON followed by a newline.
@@ -23,14 +24,7 @@ func table(w io.Writer) *tabwriter.Writer {
 }
 
 // oneLine shortens s to one line of at most n runes for tables.
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
-}
+func oneLine(s string, n int) string { return recall.OneLine(s, n) }
 
 // stamp formats a time for people.
 func stamp(t time.Time) string {

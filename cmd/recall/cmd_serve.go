@@ -1,0 +1,138 @@
+package main
+
+import (
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"runtime/debug"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/httpapi"
+	"github.com/recall-mem/recall/mcp"
+	"github.com/spf13/cobra"
+)
+
+// services is what `recall mcp` and `recall serve` expose, one line per
+// capability. A nil service leaves its MCP tools and REST routes out and
+// the servers say so (instructions, /v1/healthz).
+func (a *app) services() recall.Services {
+	return recall.Services{
+		Memories:     a.mem,
+		Search:       a.search,
+		Observations: a.obs,
+		// Not wired on this branch; each is one line once its service lands:
+		//   Context:    a.contextBuilder(),
+		//   Sessions:   <the SessionService>,
+		//   Maintainer: <the Maintainer>,
+	}
+}
+
+// logger writes server logs to stderr: stdout belongs to results, and to
+// the protocol under `recall mcp`.
+func (a *app) logger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+}
+
+func (a *app) mcpServer(log *slog.Logger) *sdk.Server {
+	return mcp.NewServer(a.services(), mcp.Options{Version: buildVersion(), Logger: log, Budget: a.cfg.Hook.ContextTokens})
+}
+
+// buildVersion is the module version the binary was built from, or "dev".
+func buildVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+func (a *app) mcpCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve the store to an agent over MCP on stdio",
+		Long: `Serve the store over the Model Context Protocol on stdin and stdout, for an
+agent that starts recall as its MCP server. stdout carries the protocol only;
+logs go to stderr. The server stops when the agent closes stdin.
+
+Tools: memory_put, memory_get, memory_update, memory_delete, memory_search,
+memory_list, memory_history, memory_pin, observation_record,
+observation_search, observation_timeline, and, where this build has them,
+memory_context, session_start, session_end and maintain_plan. Resource:
+recall://context (the current context pack).
+
+To share one store among several agents, run 'recall serve' and point them at
+its /mcp endpoint instead.`,
+		Example: `  claude mcp add recall -- recall mcp
+  recall --store ~/notes/.recall mcp`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if err := a.open(c.Context()); err != nil {
+				return err
+			}
+			log := a.logger()
+			t := &sdk.IOTransport{Reader: io.NopCloser(a.stdin), Writer: nopCloser{a.stdout}}
+			err := a.mcpServer(log).Run(c.Context(), t)
+			if err == nil || c.Context().Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, sdk.ErrConnectionClosed) {
+				return nil // the agent hung up or we were told to stop
+			}
+			return err
+		},
+	}
+}
+
+// nopCloser keeps the MCP transport from closing the app's stdout.
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
+
+func (a *app) serveCommand() *cobra.Command {
+	var addr, token string
+	c := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the store over HTTP: REST under /v1/ and MCP at /mcp",
+		Long: `Run recall as a long-lived server so that several agents and programs on this
+machine share one store: REST under /v1/ and MCP (streamable HTTP) at /mcp.
+
+It listens on 127.0.0.1:7077 by default and answers only requests addressed to
+localhost. Any other address needs --token (or RECALL_TOKEN), and then every
+request must send "Authorization: Bearer TOKEN". Browser requests from other
+sites are refused. SIGINT or SIGTERM stops it after the requests in flight
+finish. Logs go to stderr.`,
+		Example: `  recall serve
+  recall serve --addr 127.0.0.1:8080
+  RECALL_TOKEN=$(openssl rand -hex 16) recall serve --addr 0.0.0.0:7077
+  curl -s 'http://127.0.0.1:7077/v1/search?q=deploy'`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if token == "" {
+				// Read here, not as the flag default, so --help never prints it.
+				token = os.Getenv("RECALL_TOKEN")
+			}
+			loopback, err := httpapi.CheckBind(addr, token)
+			if err != nil {
+				return err
+			}
+			if err := a.open(c.Context()); err != nil {
+				return err
+			}
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				return recall.Errorf(recall.EUNAVAILABLE, "Cannot listen on %s: %v. Choose another --addr.", addr, errors.Unwrap(err))
+			}
+			log := a.logger()
+			srv := &httpapi.Server{Services: a.services(), Token: token, Loopback: loopback, Logger: log,
+				MCP: mcp.HTTPHandler(a.mcpServer(log), log)}
+			fprintf(a.stderr, "recall: serving %s on http://%s (REST /v1/, MCP /mcp); Ctrl-C stops\n", a.store.Dir, ln.Addr())
+			if err := srv.Serve(c.Context(), ln); err != nil {
+				return err
+			}
+			fprintf(a.stderr, "recall: stopped\n")
+			return nil
+		},
+	}
+	c.Flags().StringVar(&addr, "addr", "127.0.0.1:7077", "listen on `HOST:PORT`")
+	c.Flags().StringVar(&token, "token", "", "require this bearer `TOKEN` on every request (default $RECALL_TOKEN)")
+	return c
+}

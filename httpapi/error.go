@@ -1,0 +1,114 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+
+	"github.com/recall-mem/recall"
+)
+
+// statusCodes maps each domain error code to its HTTP status: the one place
+// where the REST transport translates errors. The client reads the code back
+// from the body, so the status is for people and proxies.
+var statusCodes = map[string]int{
+	recall.ECONFLICT:     http.StatusConflict,
+	recall.EINTERNAL:     http.StatusInternalServerError,
+	recall.EINVALID:      http.StatusBadRequest,
+	recall.ENOTFOUND:     http.StatusNotFound,
+	recall.ETOOLARGE:     http.StatusRequestEntityTooLarge,
+	recall.EUNAUTHORIZED: http.StatusUnauthorized,
+	recall.EUNAVAILABLE:  http.StatusServiceUnavailable,
+	recall.ENOTIMPL:      http.StatusNotImplemented,
+}
+
+// errorCodeFor returns the domain code for an HTTP status, for responses
+// that did not come from this server (a proxy, a wrong URL).
+func errorCodeFor(status int) string {
+	for code, s := range statusCodes {
+		if s == status {
+			return code
+		}
+	}
+	if status >= 400 && status < 500 {
+		return recall.EINVALID
+	}
+	return recall.EINTERNAL
+}
+
+// errorBody is the JSON form of every error response.
+type errorBody struct {
+	Error struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// writeError writes err as {"error":{"code","message"}}. Internal errors are
+// logged with their chain and answered with a generic message.
+func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
+	code := recall.ErrorCode(err)
+	if code == recall.EINTERNAL {
+		log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	status, ok := statusCodes[code]
+	if !ok {
+		status = http.StatusInternalServerError
+	}
+	var body errorBody
+	body.Error.Code, body.Error.Message = code, recall.ErrorMessage(err)
+	writeJSON(w, status, body)
+}
+
+// writeJSON writes v with the given status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+// decodeBody reads a JSON request body into v. Unknown fields, trailing
+// data and oversized bodies are the caller's mistakes.
+func decodeBody(r *http.Request, v any) error {
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return recall.Errorf(recall.ETOOLARGE, "Request body is over %d bytes: send less at once.", tooBig.Limit)
+		}
+		if errors.Is(err, io.EOF) {
+			return recall.Errorf(recall.EINVALID, "Empty request body: send a JSON object.")
+		}
+		return recall.Errorf(recall.EINVALID, "Malformed JSON body: %v. Fix it and retry.", err)
+	}
+	if dec.More() {
+		return recall.Errorf(recall.EINVALID, "Trailing data after the JSON body: send one JSON value.")
+	}
+	return nil
+}
+
+// readError turns an error response back into a domain error.
+func readError(resp *http.Response) error {
+	var body errorBody
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<16))
+	if err := json.Unmarshal(b, &body); err != nil || body.Error.Code == "" {
+		return recall.Errorf(errorCodeFor(resp.StatusCode), "The server answered %s: %s", resp.Status, fmt.Sprintf("%.200q", b))
+	}
+	return recall.Errorf(body.Error.Code, "%s", body.Error.Message)
+}
+
+// reply writes v with status, or err as an error response when it is set.
+func (s *Server) reply(w http.ResponseWriter, r *http.Request, status int, v any, err error) {
+	if err != nil {
+		writeError(w, r, s.log(), err)
+		return
+	}
+	writeJSON(w, status, v)
+}

@@ -1,0 +1,71 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/recall-mem/recall"
+)
+
+func (s *Server) sessionRoutes(mux *http.ServeMux) {
+	if s.Services.Sessions == nil {
+		mux.Handle("/v1/sessions", s.notOffered("sessions"))
+		mux.Handle("/v1/sessions/", s.notOffered("sessions"))
+	} else {
+		mux.HandleFunc("POST /v1/sessions", s.startSession)
+		mux.HandleFunc("GET /v1/sessions", s.findSessions)
+		mux.HandleFunc("POST /v1/sessions/{id}/end", s.endSession)
+	}
+	if s.Services.Maintainer == nil {
+		mux.Handle("/v1/maintain/plan", s.notOffered("maintenance plans"))
+	} else {
+		mux.HandleFunc("GET /v1/maintain/plan", s.maintainPlan)
+	}
+}
+
+func (s *Server) startSession(w http.ResponseWriter, r *http.Request) {
+	var sess recall.Session
+	if err := decodeBody(r, &sess); err != nil {
+		writeError(w, r, s.log(), err)
+		return
+	}
+	rep, err := s.Services.Sessions.StartSession(r.Context(), &sess)
+	s.reply(w, r, http.StatusCreated, rep, err)
+}
+
+// sessionList is the response to GET /v1/sessions.
+type sessionList struct {
+	Sessions []*recall.Session `json:"sessions"`
+}
+
+func (s *Server) findSessions(w http.ResponseWriter, r *http.Request) {
+	limit, err := intParam(r.URL.Query(), qLimit)
+	if err != nil {
+		writeError(w, r, s.log(), err)
+		return
+	}
+	ss, err := s.Services.Sessions.FindSessions(r.Context(), limit)
+	if err != nil {
+		writeError(w, r, s.log(), err)
+		return
+	}
+	if ss == nil {
+		ss = []*recall.Session{}
+	}
+	writeJSON(w, http.StatusOK, sessionList{Sessions: ss})
+}
+
+func (s *Server) endSession(w http.ResponseWriter, r *http.Request) {
+	var end recall.SessionEnd
+	if err := decodeBody(r, &end); err != nil {
+		writeError(w, r, s.log(), err)
+		return
+	}
+	end.ID = r.PathValue("id")
+	sess, err := s.Services.Sessions.EndSession(r.Context(), end)
+	s.reply(w, r, http.StatusOK, sess, err)
+}
+
+func (s *Server) maintainPlan(w http.ResponseWriter, r *http.Request) {
+	plan, err := s.Services.Maintainer.Plan(r.Context())
+	s.reply(w, r, http.StatusOK, plan, err)
+}

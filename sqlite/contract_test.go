@@ -1,0 +1,25 @@
+package sqlite_test
+
+import (
+	"testing"
+
+	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/recalltest"
+	"github.com/recall-mem/recall/sqlite"
+)
+
+// TestMemoryService_Contract runs the shared MemoryService contract against
+// the SQLite store; the HTTP client runs the same suite.
+func TestMemoryService_Contract(t *testing.T) {
+	recalltest.TestMemoryService(t, func(t *testing.T) recall.MemoryService {
+		return sqlite.NewMemoryService(MustOpenDB(t))
+	})
+}
+
+// TestObservationService_Contract runs the shared ObservationService
+// contract against the SQLite store.
+func TestObservationService_Contract(t *testing.T) {
+	recalltest.TestObservationService(t, func(t *testing.T) recall.ObservationService {
+		return sqlite.NewObservationService(MustOpenDB(t))
+	})
+}

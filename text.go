@@ -1,0 +1,14 @@
+package recall
+
+import "strings"
+
+// OneLine collapses runs of white space in s to single spaces and cuts the
+// result to at most n runes, ending a cut line with "…": for table cells
+// and compact results.
+func OneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
