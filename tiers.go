@@ -62,6 +62,8 @@ type TierStore interface {
 	// pin clashes with a pinned title or an inserted id is taken, EINVALID
 	// for a bad field.
 	ApplyTierChanges(ctx context.Context, ch TierChanges) error
+	// AnchoredMemories returns the active memories that have anchors.
+	AnchoredMemories(ctx context.Context) ([]*Memory, error)
 }
 
 // DaysSince counts whole days from t to now; a missing time counts as 365

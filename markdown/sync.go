@@ -56,7 +56,8 @@ func StoreText(m *recall.Memory) string {
 // back into the file. It edits in.Set in memory and returns the store
 // changes; callers write the files, then apply the changes.
 func Sync(in SyncInput) *SyncResult {
-	res := &SyncResult{Changes: recall.TierChanges{Op: "sync"}}
+	res := &SyncResult{Changes: recall.TierChanges{Op: "sync"}, Added: []string{}, Edited: []string{}, Retiered: []string{},
+		Rendered: []string{}, Moved: []string{}, Appended: []string{}, Missing: []string{}, Removed: []string{}}
 	seen := map[string]bool{}
 	for _, e := range in.Set.Entries() {
 		seen[e.ID] = true
@@ -99,7 +100,7 @@ func Sync(in SyncInput) *SyncResult {
 		res.Appended = append(res.Appended, m.ID)
 	}
 	sortIDs(res)
-	res.Files = in.Set.Dirty()
+	res.Files = append([]string{}, in.Set.Dirty()...)
 	return res
 }
 

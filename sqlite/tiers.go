@@ -102,3 +102,21 @@ func (s *TierService) ApplyTierChanges(ctx context.Context, ch recall.TierChange
 		return nil
 	})
 }
+
+// AnchoredMemories returns the active memories that have anchors.
+func (s *TierService) AnchoredMemories(ctx context.Context) ([]*recall.Memory, error) {
+	rows, err := s.db.read.QueryContext(ctx, `SELECT `+memoryColumns+` FROM memories m WHERE m.status = 'active' AND m.anchors NOT IN ('', '[]', 'null') ORDER BY m.id`)
+	if err != nil {
+		return nil, fmt.Errorf("anchored memories: %w", err)
+	}
+	defer rows.Close()
+	var out []*recall.Memory
+	for rows.Next() {
+		m, err := scanMemory(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}

@@ -16,6 +16,16 @@ func (a *app) commands() []*cobra.Command {
 		a.versionsCommand(), a.diffCommand(), a.restoreCommand(),
 		a.importCommand(), a.exportCommand(),
 		a.demoCommand(),
+		a.initIDsCommand(),
+		a.syncCommand(),
+		a.maintainCommand(),
+		a.entryCommand("pin"),
+		a.entryCommand("unpin"),
+		a.entryCommand("snooze"),
+		a.entryCommand("demote"),
+		a.entryCommand("archive"),
+		a.entryCommand("supersede"),
+		a.entryCommand("review"),
 	}
 }
 
