@@ -47,7 +47,7 @@ func WriteReport(w io.Writer, p *recall.MaintainPlan) {
 		// The seed underlines this title one character short; kept as is.
 		fmt.Fprintf(w, "recall-maintain — all clear\n%s\n\n", strings.Repeat("━", 26))
 		fmt.Fprintf(w, "Working memory: %s (target: %d) - under budget\n", unitName(p.Unit, p.WorkingWords), p.Target)
-		fmt.Fprintf(w, "No superseded entries pending cleanup.\nNo action needed.\n")
+		fmt.Fprintf(w, "No superseded entries pending cleanup.\nNo action needed.\n\n")
 		return
 	}
 	title(w, "recall-maintain — "+plural(n, "candidate", "candidates"))

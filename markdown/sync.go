@@ -220,3 +220,43 @@ func sortIDs(r *SyncResult) {
 		sort.Strings(ids)
 	}
 }
+
+// Preview returns the memories as they will be once res is applied, for
+// planning on a reconciled view without writing anything.
+func Preview(in SyncInput, res *SyncResult) map[string]*recall.Memory {
+	out := make(map[string]*recall.Memory, len(in.Memories)+len(res.Changes.Insert))
+	for id, m := range in.Memories {
+		out[id] = m
+	}
+	for _, m := range res.Changes.Insert {
+		out[m.ID] = m
+	}
+	for _, c := range res.Changes.Update {
+		prev := out[c.ID]
+		if prev == nil {
+			continue
+		}
+		m := *prev
+		u := c.Update
+		set := func(dst *string, v *string) {
+			if v != nil {
+				*dst = *v
+			}
+		}
+		set(&m.Content, u.Content)
+		set(&m.Title, u.Title)
+		set(&m.Tier, u.Tier)
+		set(&m.Status, u.Status)
+		if u.Pinned != nil {
+			m.Pinned = *u.Pinned
+		}
+		if u.ReviewedAt != nil {
+			m.ReviewedAt = u.ReviewedAt
+		}
+		if u.SnoozedUntil != nil {
+			m.SnoozedUntil = u.SnoozedUntil
+		}
+		out[c.ID] = &m
+	}
+	return out
+}

@@ -142,8 +142,12 @@ func (a *app) runMaintain(c *cobra.Command, f *maintainFlags) error {
 	if f.budgetTokens > 0 {
 		budget, unit = f.budgetTokens, maintain.UnitTokens
 	}
-	plan := func(ws *workspace) (*recall.MaintainPlan, error) {
-		in, err := a.planInput(ctx, ws)
+	plan := func(ws *workspace, preview bool) (*recall.MaintainPlan, error) {
+		input := a.planInput
+		if preview {
+			input = func(ctx context.Context, ws *workspace) (*maintain.Input, error) { return a.previewInput(ctx, ws, now) }
+		}
+		in, err := input(ctx, ws)
 		if err != nil {
 			return nil, err
 		}
@@ -159,7 +163,7 @@ func (a *app) runMaintain(c *cobra.Command, f *maintainFlags) error {
 		return err
 	}
 	if f.jsonOut {
-		p, err := plan(ws)
+		p, err := plan(ws, true)
 		if err != nil {
 			return err
 		}
@@ -171,7 +175,7 @@ func (a *app) runMaintain(c *cobra.Command, f *maintainFlags) error {
 	if ws, err = a.loadWorkspace(ctx, root); err != nil {
 		return err
 	}
-	p, err := plan(ws)
+	p, err := plan(ws, false)
 	if err != nil {
 		return err
 	}
@@ -189,7 +193,11 @@ func (a *app) runMaintain(c *cobra.Command, f *maintainFlags) error {
 		choices = append(choices, a.askFindings(in, p, texts)...)
 	case f.apply == "":
 		maintain.WriteChecks(a.stdout, p)
-		fprintf(a.stdout, "Nothing applied. Run `recall maintain --yes` to apply the recommended actions, or `recall maintain --apply ID=action,...` to choose.\n")
+		if maintain.CandidateCount(p) > 0 {
+			fprintf(a.stdout, "Nothing applied. Run `recall maintain --yes` to apply the recommended actions, or `recall maintain --apply ID=action,...` to choose.\n")
+		} else if len(p.Findings) > 0 {
+			fprintf(a.stdout, "Nothing applied. Act on a finding with `recall maintain --apply ID=action,...` (verify, archive, supersede, …) or `recall review ID`.\n")
+		}
 		return nil
 	}
 	if !interactive {
@@ -251,7 +259,11 @@ func (a *app) ask(in *bufio.Reader, prompt string) (string, bool) {
 		fprintf(a.stdout, "\n")
 		return "", false
 	}
-	return strings.TrimSpace(line), true
+	line = strings.TrimSpace(line)
+	if !a.stdinIsTerminal() {
+		fprintf(a.stdout, "%s\n", line) // echo, so that a transcript reads as a dialogue
+	}
+	return line, true
 }
 
 // askCandidates asks seed 000's question, then per candidate if told to.

@@ -147,45 +147,64 @@ type syncReport struct {
 	Metadata string `json:"metadata,omitempty"` // "imported" or "written"
 }
 
-// sync reconciles the workspace's files and the store: files first, then
-// one store transaction; if that fails the files are put back. Running it
-// again after a crash between the two repairs the difference.
-func (a *app) sync(ctx context.Context, ws *workspace, now time.Time) (*syncReport, error) {
+// syncPlan is a sync computed but not yet written.
+type syncPlan struct {
+	rep       *syncReport
+	in        markdown.SyncInput
+	md        markdown.Metadata
+	mdExists  bool
+	importing bool
+}
+
+// planSync reconciles the workspace's files and the store in memory: it
+// tags untagged entries, edits ws.set and computes the store changes,
+// writing nothing.
+func (a *app) planSync(ctx context.Context, ws *workspace, now time.Time) (*syncPlan, error) {
 	if err := checkDuplicates(ws.set, "sync"); err != nil {
 		return nil, err
 	}
-	rep := &syncReport{Tagged: tagUntagged(ws.set)}
-	md, mdExists, err := markdown.ReadMetadata(ws.root)
-	if err != nil {
+	sp := &syncPlan{rep: &syncReport{Tagged: tagUntagged(ws.set)}}
+	var err error
+	if sp.md, sp.mdExists, err = markdown.ReadMetadata(ws.root); err != nil {
 		return nil, err
 	}
-	in := markdown.SyncInput{Set: ws.set, Memories: ws.mems, Records: ws.records, Now: now}
+	sp.in = markdown.SyncInput{Set: ws.set, Memories: ws.mems, Records: ws.records, Now: now}
 	imported, err := a.tierStore().StoreMeta(ctx, metaImportedKey)
 	if err != nil {
 		return nil, err
 	}
-	importing := mdExists && imported == ""
-	if importing {
-		in.Metadata = md
+	sp.importing = sp.mdExists && imported == ""
+	if sp.importing {
+		sp.in.Metadata = sp.md
 	}
-	res := markdown.Sync(in)
-	if importing {
-		res.Changes.Meta = map[string]string{metaImportedKey: now.UTC().Format(time.RFC3339)}
+	sp.rep.SyncResult = markdown.Sync(sp.in)
+	if sp.importing {
+		sp.rep.Changes.Meta = map[string]string{metaImportedKey: now.UTC().Format(time.RFC3339)}
 	}
-	rep.SyncResult = res
-	if err := a.commit(ctx, ws, res.Changes); err != nil {
+	return sp, nil
+}
+
+// sync reconciles the workspace's files and the store: files first, then
+// one store transaction; if that fails the files are put back. Running it
+// again after a crash between the two repairs the difference.
+func (a *app) sync(ctx context.Context, ws *workspace, now time.Time) (*syncReport, error) {
+	sp, err := a.planSync(ctx, ws, now)
+	if err != nil {
 		return nil, err
 	}
-	if mdExists {
-		rep.Metadata = "written"
-		if importing {
-			rep.Metadata = "imported"
+	if err := a.commit(ctx, ws, sp.rep.Changes); err != nil {
+		return nil, err
+	}
+	if sp.mdExists {
+		sp.rep.Metadata = "written"
+		if sp.importing {
+			sp.rep.Metadata = "imported"
 		}
-		if _, err := a.writeMetadata(ctx, ws.root, md); err != nil {
+		if _, err := a.writeMetadata(ctx, ws.root, sp.md); err != nil {
 			return nil, err
 		}
 	}
-	return rep, nil
+	return sp.rep, nil
 }
 
 // commit writes the changed files, then applies the store changes in one
@@ -257,7 +276,18 @@ func (s *maintainSource) Input(ctx context.Context) (*maintain.Input, error) {
 	if err := checkEntries(ws.set, "maintain"); err != nil {
 		return nil, err
 	}
-	return s.a.planInput(ctx, ws)
+	return s.a.previewInput(ctx, ws, time.Now().UTC())
+}
+
+// previewInput is a plan's input on the reconciled view of the workspace
+// (as a sync would leave it), computed without writing anything.
+func (a *app) previewInput(ctx context.Context, ws *workspace, now time.Time) (*maintain.Input, error) {
+	sp, err := a.planSync(ctx, ws, now)
+	if err != nil {
+		return nil, err
+	}
+	ws.mems = markdown.Preview(sp.in, sp.rep.SyncResult)
+	return a.planInput(ctx, ws)
 }
 
 // planInput builds a plan's input from a loaded workspace.
