@@ -31,21 +31,25 @@ func (a *app) entryCommand(name string) *cobra.Command {
 	var days int
 	var jsonOut bool
 	c := &cobra.Command{
-		Use:     name + " ID",
+		Use:     name + " ID|KEY",
 		Short:   spec.short,
 		Long:    spec.long + "\n\nThe store changes in one transaction; a managed entry's line moves between\nfiles as seed 000's editing rules say, nothing else in any file changes.",
 		Example: "  recall " + name + " tr8f2a1c3d7e\n  recall " + name + " ^tr8f2a1c3d7e --json",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			id := trimCaret(args[0])
-			if !recall.IsID(id) {
-				return recall.Errorf(recall.EINVALID, "%q is not a memory id: ids are tr and 10 hex digits, as at the end of a managed line.", args[0])
-			}
 			if days <= 0 {
 				return usagef("--days must be positive")
 			}
 			if err := a.open(c.Context()); err != nil {
 				return err
+			}
+			if !recall.IsID(id) {
+				m, err := a.mem.FindMemory(c.Context(), id, "")
+				if err != nil {
+					return err
+				}
+				id = m.ID
 			}
 			dir, err := a.projectRoot(root)
 			if err != nil {
