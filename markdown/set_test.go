@@ -125,11 +125,9 @@ func TestSet_Move_OtherLinesIdentical(t *testing.T) {
 	}
 	for n := 0; n < 300; n++ {
 		var lines []string
-		var ids []string
 		for i := 0; i < 3+rng.IntN(15); i++ {
 			if rng.IntN(3) == 0 {
 				id := fmt.Sprintf("tr%010x", n*100+i+1)
-				ids = append(ids, id)
 				lines = append(lines, "- entry "+id[6:]+" naïve ✓ ^"+id)
 			} else {
 				lines = append(lines, fragments[rng.IntN(len(fragments))])

@@ -41,7 +41,8 @@ func (a *app) entryCommand(name string) *cobra.Command {
 			if days <= 0 {
 				return usagef("--days must be positive")
 			}
-			if err := a.open(c.Context()); err != nil {
+			ws, err := a.openWorkspace(c.Context(), root)
+			if err != nil {
 				return err
 			}
 			if !recall.IsID(id) {
@@ -51,14 +52,7 @@ func (a *app) entryCommand(name string) *cobra.Command {
 				}
 				id = m.ID
 			}
-			dir, err := a.projectRoot(root)
-			if err != nil {
-				return err
-			}
-			ws, err := a.loadWorkspace(c.Context(), dir)
-			if err != nil {
-				return err
-			}
+			dir := ws.root
 			if err := checkDuplicates(ws.set, name); err != nil {
 				return err
 			}

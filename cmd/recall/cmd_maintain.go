@@ -131,43 +131,24 @@ func (a *app) runMaintain(c *cobra.Command, f *maintainFlags) error {
 		}
 		now = t
 	}
-	if err := a.open(ctx); err != nil {
-		return err
-	}
-	root, err := a.projectRoot(f.root)
+	ws, err := a.openWorkspace(ctx, f.root)
 	if err != nil {
 		return err
 	}
+	root := ws.root
 	budget, unit := a.cfg.Working.BudgetWords, maintain.UnitWords
 	if f.budgetTokens > 0 {
 		budget, unit = f.budgetTokens, maintain.UnitTokens
 	}
-	plan := func(ws *workspace, preview bool) (*recall.MaintainPlan, error) {
-		input := a.planInput
-		if preview {
-			input = func(ctx context.Context, ws *workspace) (*maintain.Input, error) { return a.previewInput(ctx, ws, now) }
-		}
-		in, err := input(ctx, ws)
-		if err != nil {
-			return nil, err
-		}
-		in.Now, in.Budget, in.Unit = now, budget, unit
-		return maintain.Plan(*in), nil
-	}
-
-	ws, err := a.loadWorkspace(ctx, root)
-	if err != nil {
-		return err
-	}
-	if err := checkEntries(ws.set, "maintain"); err != nil {
-		return err
-	}
 	if f.jsonOut {
-		p, err := plan(ws, true)
+		p, err := a.maintainer(root, func() time.Time { return now }, budget, unit).Plan(ctx)
 		if err != nil {
 			return err
 		}
 		return writeJSON(a.stdout, p)
+	}
+	if err := checkEntries(ws.set, "maintain"); err != nil {
+		return err
 	}
 	if _, err := a.sync(ctx, ws, now); err != nil {
 		return err
@@ -175,10 +156,12 @@ func (a *app) runMaintain(c *cobra.Command, f *maintainFlags) error {
 	if ws, err = a.loadWorkspace(ctx, root); err != nil {
 		return err
 	}
-	p, err := plan(ws, false)
+	in, err := a.planInput(ctx, ws)
 	if err != nil {
 		return err
 	}
+	in.Now, in.Budget, in.Unit = now, budget, unit
+	p := maintain.Plan(*in)
 	maintain.WriteReport(a.stdout, p)
 
 	interactive := !f.yes && f.apply == "" && (f.interactive || a.stdinIsTerminal())

@@ -25,17 +25,11 @@ Run it before 'recall maintain', which refuses to run on untagged entries.`,
   recall init-ids --root ~/src/project --json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			if err := a.open(c.Context()); err != nil {
-				return err
-			}
-			dir, err := a.projectRoot(root)
+			ws, err := a.openWorkspace(c.Context(), root)
 			if err != nil {
 				return err
 			}
-			set, err := markdown.Load(dir, a.cfg.Working.File)
-			if err != nil {
-				return err
-			}
+			set := ws.set
 			missing := set.Untagged()
 			tagUntagged(set)
 			if _, err := set.Write(); err != nil {
@@ -104,14 +98,7 @@ sorted with 2-space indentation.`,
   recall sync --json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			if err := a.open(c.Context()); err != nil {
-				return err
-			}
-			dir, err := a.projectRoot(root)
-			if err != nil {
-				return err
-			}
-			ws, err := a.loadWorkspace(c.Context(), dir)
+			ws, err := a.openWorkspace(c.Context(), root)
 			if err != nil {
 				return err
 			}

@@ -264,6 +264,7 @@ func (a *app) writeMetadata(ctx context.Context, root string, md markdown.Metada
 type maintainSource struct {
 	a    *app
 	root string
+	now  func() time.Time
 }
 
 // Input loads the workspace, refuses as seed 000 does when entries lack ids
@@ -276,7 +277,7 @@ func (s *maintainSource) Input(ctx context.Context) (*maintain.Input, error) {
 	if err := checkEntries(ws.set, "maintain"); err != nil {
 		return nil, err
 	}
-	return s.a.previewInput(ctx, ws, time.Now().UTC())
+	return s.a.previewInput(ctx, ws, s.now().UTC())
 }
 
 // previewInput is a plan's input on the reconciled view of the workspace
@@ -312,10 +313,31 @@ func (a *app) planInput(ctx context.Context, ws *workspace) (*maintain.Input, er
 	return in, nil
 }
 
-// maintainer is the recall.Maintainer over the project at root (for the
-// MCP server's maintain_plan tool). The store must be open.
-func (a *app) maintainer(root string) recall.Maintainer {
-	return &maintain.Maintainer{Source: &maintainSource{a: a, root: root}, Budget: a.cfg.Working.BudgetWords}
+// maintainer plans maintenance of the project at root without changing
+// anything; the MCP server's maintain_plan tool calls
+// a.maintainer(root, nil, 0, "") once the store is open. A nil clock is the
+// wall clock, budget 0 and unit "" mean [working] budget_words in words.
+func (a *app) maintainer(root string, now func() time.Time, budget int, unit string) *maintain.Maintainer {
+	if now == nil {
+		now = a.now
+	}
+	if budget <= 0 {
+		budget = a.cfg.Working.BudgetWords
+	}
+	return &maintain.Maintainer{Source: &maintainSource{a: a, root: root, now: now}, Now: now, Budget: budget, Unit: unit}
+}
+
+// openWorkspace opens the store and loads the managed files of the project
+// root (--root, else derived from the store).
+func (a *app) openWorkspace(ctx context.Context, rootFlag string) (*workspace, error) {
+	if err := a.open(ctx); err != nil {
+		return nil, err
+	}
+	root, err := a.projectRoot(rootFlag)
+	if err != nil {
+		return nil, err
+	}
+	return a.loadWorkspace(ctx, root)
 }
 
 // anchorHashes hashes every anchored file now; "" marks a file that is gone.
