@@ -3,6 +3,7 @@ package maintain
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 	"time"
 	"unicode"
@@ -14,8 +15,10 @@ import (
 // claim is an entry broken into the parts contradiction checks compare.
 type claim struct {
 	s        state
+	norm     string          // the text, lower-case, whitespace collapsed
 	key, val string          // "key: value" entries
 	plain    map[string]bool // content words other than names, numbers, dates, negations
+	words    []int           // plain as sorted word numbers, for fast intersections
 	names    map[string]bool // capitalised words not opening a sentence
 	numbers  map[string]bool
 	dates    map[string]bool
@@ -41,6 +44,7 @@ func setOf(words string) map[string]bool {
 func parseClaim(s state) claim {
 	c := claim{s: s, plain: map[string]bool{}, names: map[string]bool{}, numbers: map[string]bool{}, dates: map[string]bool{}}
 	text := s.Text
+	c.norm = normalise(text)
 	if m := keyValueRE.FindStringSubmatch(text); m != nil && len(strings.Fields(m[1])) <= 6 && !strings.Contains(m[1], "://") {
 		c.key = normalise(m[1])
 		c.val = normalise(m[2])
@@ -82,10 +86,22 @@ func normalise(s string) string {
 // they are about different things, not in conflict.
 func contradictions(states []state, unit string, now time.Time) []recall.MaintainFinding {
 	var claims []claim
+	vocab := map[string]int{}
 	for _, s := range states {
-		if s.status == recall.StatusActive {
-			claims = append(claims, parseClaim(s))
+		if s.status != recall.StatusActive {
+			continue
 		}
+		c := parseClaim(s)
+		for w := range c.plain {
+			n, ok := vocab[w]
+			if !ok {
+				n = len(vocab)
+				vocab[w] = n
+			}
+			c.words = append(c.words, n)
+		}
+		sort.Ints(c.words)
+		claims = append(claims, c)
 	}
 	var out []recall.MaintainFinding
 	for i := range claims {
@@ -107,7 +123,7 @@ func contradictions(states []state, unit string, now time.Time) []recall.Maintai
 
 // conflict says how two claims conflict, or "".
 func conflict(a, b *claim) string {
-	if normalise(a.s.Text) == normalise(b.s.Text) {
+	if a.norm == b.norm {
 		return ""
 	}
 	if a.key != "" && a.key == b.key {
@@ -116,13 +132,24 @@ func conflict(a, b *claim) string {
 		}
 		return ""
 	}
+	la, lb := len(a.words), len(b.words)
+	if 10*min(la, lb) < 6*max(la, lb) {
+		return "" // even all shared could not reach the similarity needed
+	}
 	shared := 0
-	for w := range a.plain {
-		if b.plain[w] {
+	for i, j := 0, 0; i < la && j < lb; {
+		switch {
+		case a.words[i] == b.words[j]:
 			shared++
+			i++
+			j++
+		case a.words[i] < b.words[j]:
+			i++
+		default:
+			j++
 		}
 	}
-	union := len(a.plain) + len(b.plain) - shared
+	union := la + lb - shared
 	if shared < 2 || float64(shared) < 0.6*float64(union) {
 		return ""
 	}

@@ -42,12 +42,13 @@ Run it before 'recall maintain', which refuses to run on untagged entries.`,
 				Text string `json:"text"`
 			}
 			out := []tagged{}
+			byLine := map[markdown.Location]string{}
+			for _, e := range set.Entries() {
+				byLine[markdown.Location{File: e.File, Line: e.Line}] = e.ID
+			}
 			for _, loc := range missing {
-				for _, it := range set.File(loc.File).Items() {
-					if it.Line == loc.Line {
-						out = append(out, tagged{loc.File, loc.Line, it.ID, it.Text})
-					}
-				}
+				id := byLine[markdown.Location{File: loc.File, Line: loc.Line}]
+				out = append(out, tagged{loc.File, loc.Line, id, loc.Item.Text})
 			}
 			if jsonOut {
 				return writeJSON(a.stdout, map[string]any{"tagged": len(out), "entries": out})
