@@ -31,6 +31,9 @@ var (
 	numberRE   = regexp.MustCompile(`^\d+(?:[.,]\d+)*%?$`)
 	stopwords  = setOf("a an the and or of to in on at for with by from is are was were be been it its this that as we i you he she they our their his her my your")
 	negations  = setOf("not no never none nobody nothing neither nor without cannot")
+	// labels open many unrelated entries ("Note: …", "Decision: …"), so
+	// they are no key to compare values by.
+	labels = setOf("note notes todo decision preference rule fact important warning tip idea question reminder update fyi context summary example see")
 )
 
 func setOf(words string) map[string]bool {
@@ -45,7 +48,7 @@ func parseClaim(s state) claim {
 	c := claim{s: s, plain: map[string]bool{}, names: map[string]bool{}, numbers: map[string]bool{}, dates: map[string]bool{}}
 	text := s.Text
 	c.norm = normalise(text)
-	if m := keyValueRE.FindStringSubmatch(text); m != nil && len(strings.Fields(m[1])) <= 6 && !strings.Contains(m[1], "://") {
+	if m := keyValueRE.FindStringSubmatch(text); m != nil && len(strings.Fields(m[1])) <= 6 && !labels[normalise(m[1])] {
 		c.key = normalise(m[1])
 		c.val = normalise(m[2])
 	}

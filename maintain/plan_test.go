@@ -160,6 +160,7 @@ func TestPlan_Contradictions(t *testing.T) {
 		name, a, b, want string
 	}{
 		{"SameKey", "Deploy target: AWS", "deploy target: GCP", `same key "deploy target" with different values`},
+		{"LabelIsNoKey", "Note: use tabs in Go files", "Note: deploys happen on Fridays", ""},
 		{"SameKeySameValue", "Deploy target: AWS", "Deploy target: aws.", ""},
 		{"Number", "Using Postgres 15 in production", "Using Postgres 16 in production", "near-duplicates disagree on a number"},
 		{"Date", "The launch is on 2026-03-01 for the beta users", "The launch is on 2026-04-01 for the beta users", "near-duplicates disagree on a date"},

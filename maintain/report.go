@@ -46,7 +46,12 @@ func WriteReport(w io.Writer, p *recall.MaintainPlan) {
 	if n == 0 {
 		// The seed underlines this title one character short; kept as is.
 		fmt.Fprintf(w, "recall-maintain — all clear\n%s\n\n", strings.Repeat("━", 26))
-		fmt.Fprintf(w, "Working memory: %s (target: %d) - under budget\n", unitName(p.Unit, p.WorkingWords), p.Target)
+		if p.NeedToFree > 0 {
+			fmt.Fprintf(w, "Working memory: %s (target: %d, over by %d)\n", unitName(p.Unit, p.WorkingWords), p.Target, p.NeedToFree)
+			fmt.Fprintf(w, "No pressure candidates: every working entry is pinned or snoozed.\n")
+		} else {
+			fmt.Fprintf(w, "Working memory: %s (target: %d) - under budget\n", unitName(p.Unit, p.WorkingWords), p.Target)
+		}
 		fmt.Fprintf(w, "No superseded entries pending cleanup.\nNo action needed.\n\n")
 		return
 	}

@@ -1,6 +1,7 @@
 package markdown_test
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -253,4 +254,29 @@ func TestMetadata_Encode(t *testing.T) {
 	if _, err := markdown.DecodeMetadata([]byte(`[1]`)); recall.ErrorCode(err) != recall.EINVALID {
 		t.Errorf("want EINVALID for an array, got %v", err)
 	}
+}
+
+// FuzzDecodeMetadata checks that any metadata.json either fails with
+// EINVALID or re-encodes to bytes that are stable across a second round.
+func FuzzDecodeMetadata(f *testing.F) {
+	for _, s := range []string{`{}`, `{"tr0000000001":{"pinned":true,"tier":"working"}}`, `[]`, `{"a":{"b":[1,2.5e3,null]}}`, ``} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, buf []byte) {
+		md, err := markdown.DecodeMetadata(buf)
+		if err != nil {
+			if recall.ErrorCode(err) != recall.EINVALID {
+				t.Fatalf("error %v is not EINVALID", err)
+			}
+			return
+		}
+		once := md.Encode()
+		again, err := markdown.DecodeMetadata(once)
+		if err != nil {
+			t.Fatalf("re-decoding %q: %v", once, err)
+		}
+		if twice := again.Encode(); !bytes.Equal(once, twice) {
+			t.Fatalf("unstable encoding:\n%s\n%s", once, twice)
+		}
+	})
 }
