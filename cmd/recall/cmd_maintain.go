@@ -150,8 +150,12 @@ func (a *app) runMaintain(c *cobra.Command, f *maintainFlags) error {
 	if err := checkEntries(ws.set, "maintain"); err != nil {
 		return err
 	}
-	if _, err := a.sync(ctx, ws, now); err != nil {
+	rep, err := a.sync(ctx, ws, now)
+	if err != nil {
 		return err
+	}
+	if n := len(rep.Added) + len(rep.Edited) + len(rep.Retiered) + len(rep.Rendered) + len(rep.Moved) + len(rep.Appended) + len(rep.Missing) + len(rep.Removed); n > 0 {
+		fprintf(a.stderr, "recall: reconciled files and store first (%d entries changed; `recall sync --json` shows how)\n", n)
 	}
 	if ws, err = a.loadWorkspace(ctx, root); err != nil {
 		return err
