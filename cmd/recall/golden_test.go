@@ -17,9 +17,9 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // TestGolden runs each case of testdata/golden: it copies before/ into a
 // fresh project (a store in its .recall/), runs the commands of cmd in
 // process (one per line; $ROOT is the project, $CASE the case directory;
-// stdin comes from the case's stdin file), and compares everything printed
-// with stdout and the project's files with after/. Run with -update to
-// rewrite both.
+// stdin comes from the case's stdin file), and compares what they print
+// with stdout and stderr (with "[exit N]" after a failing command) and the
+// project's files with after/. Run with -update to rewrite them.
 func TestGolden(t *testing.T) {
 	dirs, err := filepath.Glob("testdata/golden/*")
 	if err != nil {
@@ -36,30 +36,39 @@ func TestGolden(t *testing.T) {
 			}
 			stdin, _ := os.ReadFile(filepath.Join(dir, "stdin"))
 			in := bytes.NewReader(stdin)
-			var out bytes.Buffer
+			var out, errOut bytes.Buffer
 			for _, line := range strings.Split(string(script), "\n") {
 				if line = strings.TrimSpace(line); line == "" || strings.HasPrefix(line, "#") {
 					continue
 				}
 				line = strings.ReplaceAll(strings.ReplaceAll(line, "$ROOT", root), "$CASE", caseDir)
 				args := append([]string{"--store", filepath.Join(root, ".recall")}, strings.Fields(line)...)
-				if code := newApp(in, &out, &out).execute(context.Background(), args); code != 0 {
-					fmt.Fprintf(&out, "[exit %d]\n", code)
+				if code := newApp(in, &out, &errOut).execute(context.Background(), args); code != 0 {
+					fmt.Fprintf(&errOut, "[exit %d]\n", code)
 				}
 			}
-			got := strings.ReplaceAll(out.String(), root, "$ROOT")
+			for name, buf := range map[string]*bytes.Buffer{"stdout": &out, "stderr": &errOut} {
+				got := strings.ReplaceAll(buf.String(), root, "$ROOT")
+				p := filepath.Join(dir, name)
+				if *update {
+					os.Remove(p)
+					if got != "" {
+						writeGolden(t, p, []byte(got))
+					}
+					continue
+				}
+				want, err := os.ReadFile(p)
+				if err != nil && !os.IsNotExist(err) {
+					t.Fatal(err)
+				}
+				if got != string(want) {
+					t.Errorf("%s differs (run with -update to accept):\n--- got\n%s\n--- want\n%s", name, got, want)
+				}
+			}
 			if *update {
-				writeGolden(t, filepath.Join(dir, "stdout"), []byte(got))
 				os.RemoveAll(filepath.Join(dir, "after"))
 				copyTree(t, root, filepath.Join(dir, "after"))
 				return
-			}
-			want, err := os.ReadFile(filepath.Join(dir, "stdout"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != string(want) {
-				t.Errorf("stdout differs (run with -update to accept):\n--- got\n%s\n--- want\n%s", got, want)
 			}
 			compareTrees(t, filepath.Join(dir, "after"), root)
 		})
