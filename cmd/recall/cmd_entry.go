@@ -45,6 +45,7 @@ func (a *app) entryCommand(name string) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			defer ws.close()
 			if !recall.IsID(id) {
 				m, err := a.mem.FindMemory(c.Context(), id, "")
 				if err != nil {

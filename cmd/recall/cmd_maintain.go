@@ -132,6 +132,7 @@ func (a *app) runMaintain(c *cobra.Command, f *maintainFlags) error {
 	if err != nil {
 		return err
 	}
+	defer ws.close() // ws is reloaded below; this releases the first one's lock
 	root := ws.root
 	budget, unit := a.cfg.Working.BudgetWords, maintain.UnitWords
 	if f.budgetTokens > 0 {

@@ -29,6 +29,7 @@ Run it before 'recall maintain', which refuses to run on untagged entries.`,
 			if err != nil {
 				return err
 			}
+			defer ws.close()
 			set := ws.set
 			missing := set.Untagged()
 			tagUntagged(set)
@@ -103,6 +104,7 @@ sorted with 2-space indentation.`,
 			if err != nil {
 				return err
 			}
+			defer ws.close()
 			rep, err := a.sync(c.Context(), ws, a.now())
 			if err != nil {
 				return err

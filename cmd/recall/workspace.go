@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/maintain"
@@ -39,6 +40,19 @@ type workspace struct {
 	set     *markdown.Set
 	records map[string]recall.SyncRecord
 	mems    map[string]*recall.Memory // entries' and records' ids, and active working memories
+	unlock  func()                    // releases the project lock taken by openWorkspace
+}
+
+// lockWait is how long a command waits for another one editing the same
+// project's files.
+const lockWait = 10 * time.Second
+
+// close releases the workspace's lock.
+func (ws *workspace) close() {
+	if ws != nil && ws.unlock != nil {
+		ws.unlock()
+		ws.unlock = nil
+	}
 }
 
 // loadWorkspace reads the managed files under root and the memories they
@@ -138,5 +152,18 @@ func (a *app) openWorkspace(ctx context.Context, rootFlag string) (*workspace, e
 	if err != nil {
 		return nil, err
 	}
-	return a.loadWorkspace(ctx, root)
+	// One lock per store: a project's files are edited under it from the
+	// first read to the last write, so that concurrent syncs cannot both
+	// append the same entry.
+	unlock, err := lockFile(ctx, filepath.Join(a.store.Dir, "tiers.lock"), lockWait)
+	if err != nil {
+		return nil, err
+	}
+	ws, err := a.loadWorkspace(ctx, root)
+	if err != nil {
+		unlock()
+		return nil, err
+	}
+	ws.unlock = unlock
+	return ws, nil
 }
