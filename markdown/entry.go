@@ -90,8 +90,14 @@ func (f *fence) toggle(line string) bool {
 // code blocks, not a placeholder, and not followed by an indented
 // continuation line (a nested list or a wrapped paragraph makes it a
 // multi-line item, which is never an entry). Lines may end in LF or CRLF.
+//
+// A file that holds other text can mark where recall's entries are: when
+// it has a line "<!-- recall:begin -->", only items between such a line
+// and the next "<!-- recall:end -->" are considered.
 func ParseItems(src []byte) []Item {
 	lines := SplitLines(src)
+	sectioned := sectionStart(lines) >= 0
+	inSection := false
 	var out []Item
 	var f fence
 	for i, raw := range lines {
@@ -99,7 +105,15 @@ func ParseItems(src []byte) []Item {
 		if f.toggle(line) {
 			continue
 		}
-		if !strings.HasPrefix(line, "- ") {
+		switch strings.TrimSpace(line) {
+		case SectionBegin:
+			inSection = true
+			continue
+		case SectionEnd:
+			inSection = false
+			continue
+		}
+		if sectioned && !inSection || !strings.HasPrefix(line, "- ") {
 			continue
 		}
 		if i+1 < len(lines) && isContinuation(trimEOL(lines[i+1])) {
@@ -113,6 +127,47 @@ func ParseItems(src []byte) []Item {
 		out = append(out, it)
 	}
 	return out
+}
+
+// Markers of the managed section of a file that also holds other text.
+const (
+	SectionBegin = "<!-- recall:begin -->"
+	SectionEnd   = "<!-- recall:end -->"
+)
+
+// sectionStart returns the index of the first begin marker outside code
+// fences, or -1.
+func sectionStart(lines []string) int {
+	var f fence
+	for i, raw := range lines {
+		line := trimEOL(raw)
+		if !f.toggle(line) && strings.TrimSpace(line) == SectionBegin {
+			return i
+		}
+	}
+	return -1
+}
+
+// sectionEnd returns the index of the end marker closing the last managed
+// section, or -1 when the file has no section or the last one is open.
+func sectionEnd(lines []string) int {
+	var f fence
+	end, open := -1, false
+	for i, raw := range lines {
+		line := trimEOL(raw)
+		if f.toggle(line) {
+			continue
+		}
+		switch strings.TrimSpace(line) {
+		case SectionBegin:
+			open, end = true, -1
+		case SectionEnd:
+			if open {
+				open, end = false, i
+			}
+		}
+	}
+	return end
 }
 
 // parseItem splits a "- " line into text and id.

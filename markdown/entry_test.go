@@ -39,6 +39,8 @@ func TestParseItems(t *testing.T) {
 			[]item{{1, "upper ^trABCDEF0123", ""}, {2, "long ^tr0123456789a", ""}, {3, "short ^tr012345678", ""}, {4, "no caret tr0123456789", ""}, {5, "glued x^tr0123456789", ""}}},
 		{"IDInTheMiddle", "- see ^tr0123456789 for more ^tr1123456789\n", []item{{1, "see ^tr0123456789 for more", "tr1123456789"}}},
 		{"OnlyAnIDIsPlaceholder", "- ^tr0123456789\n", nil},
+		{"Section", "# AGENTS\n- an instruction\n<!-- recall:begin -->\n- memory ^tr0123456789\n<!-- recall:end -->\n- another instruction\n", []item{{4, "memory", "tr0123456789"}}},
+		{"SectionMarkerInFence", "```\n<!-- recall:begin -->\n```\n- item\n", []item{{4, "item", ""}}},
 		{"Emphasis", "- *important* and *urgent*\n", []item{{1, "*important* and *urgent*", ""}}},
 	}
 	for _, tt := range tests {
@@ -79,6 +81,7 @@ func FuzzParseItems(f *testing.F) {
 		"- ünïcödé ✓ ^tr0123456789",
 		"- x ^trABCDEF0123\n- y ^tr0123456789a\n",
 		"~~~\n- a\n~~~~\n- b\n",
+		"- x\n<!-- recall:begin -->\n- y ^tr0123456789\n<!-- recall:end -->\n",
 	} {
 		f.Add([]byte(s))
 	}

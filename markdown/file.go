@@ -63,10 +63,20 @@ func (f *File) Remove(id string) (string, error) {
 	return line, nil
 }
 
-// Append adds a whole line at the end of the file. A last line without a
-// terminator first gets the file's own; a line without one gets it too.
+// Append adds a whole line at the end of the file, or at the end of its
+// last managed section (before "<!-- recall:end -->") when it has one. A
+// last line without a terminator first gets the file's own; a line without
+// one gets it too.
 func (f *File) Append(line string) {
 	end := f.lineEnding()
+	if i := sectionEnd(f.Lines); i >= 0 {
+		if eol(line) == "" {
+			line += end
+		}
+		f.Lines = append(f.Lines[:i:i], append([]string{line}, f.Lines[i:]...)...)
+		f.Dirty, f.grew = true, true
+		return
+	}
 	if n := len(f.Lines); n > 0 && eol(f.Lines[n-1]) == "" {
 		f.Lines[n-1] += end
 	}

@@ -105,6 +105,22 @@ func TestSet_Move(t *testing.T) {
 			t.Errorf("archive: %q, want %q", got, want)
 		}
 	})
+	t.Run("IntoManagedSection", func(t *testing.T) {
+		root := t.TempDir()
+		writeFiles(t, root, map[string]string{
+			"CLAUDE.local.md": "- keep ^tr0000000001\n- go ^tr0000000002\n",
+			"AGENTS.md":       "# Agents\n- an instruction\n<!-- recall:begin -->\n- mine ^tr0000000003\n<!-- recall:end -->\nFooter\n",
+		})
+		set, _ := markdown.Load(root, "AGENTS.md")
+		set.Files = append(set.Files, markdown.NewFile("CLAUDE.local.md", recall.TierRegister, []byte(readFile(t, root, "CLAUDE.local.md"))))
+		if _, err := set.Move("tr0000000002", "AGENTS.md"); err != nil {
+			t.Fatal(err)
+		}
+		want := "# Agents\n- an instruction\n<!-- recall:begin -->\n- mine ^tr0000000003\n- go ^tr0000000002\n<!-- recall:end -->\nFooter\n"
+		if got := string(set.File("AGENTS.md").Bytes()); got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	})
 	t.Run("UnknownID", func(t *testing.T) {
 		set, _ := markdown.Load(t.TempDir(), "")
 		if _, err := set.Move("tr0000000001", markdown.ArchiveFile); err == nil {
