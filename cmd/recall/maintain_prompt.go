@@ -71,6 +71,12 @@ func (a *app) askCandidates(in *bufio.Reader, p *recall.MaintainPlan) []maintain
 // askFindings asks about stale entries, changed anchors and open loops.
 func (a *app) askFindings(in *bufio.Reader, p *recall.MaintainPlan, texts map[string]string) []maintain.Choice {
 	var out []maintain.Choice
+	asked := false
+	defer func() {
+		if asked {
+			fprintf(a.stdout, "\n") // set the summary apart from the questions
+		}
+	}()
 	for _, f := range p.Findings {
 		var letters string
 		switch f.Kind {
@@ -82,6 +88,7 @@ func (a *app) askFindings(in *bufio.Reader, p *recall.MaintainPlan, texts map[st
 			continue
 		}
 		id := f.IDs[0]
+		asked = true
 		for {
 			ans, ok := a.ask(in, f.Kind+" ^"+id+" ["+letters+", enter to skip] ")
 			if !ok {
