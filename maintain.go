@@ -1,12 +1,17 @@
 package recall
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // MaintainPlan is what maintenance proposes (seed 000): a pure function of
 // the store, the managed files, the clock and the config.
 type MaintainPlan struct {
-	WorkingWords         int                 `json:"working_words"`
+	WorkingWords         int                 `json:"working_words"` // in Unit
 	Target               int                 `json:"target"`
+	Unit                 string              `json:"unit"`         // words, or tokens with --budget-tokens
+	NeedToFree           int                 `json:"need_to_free"` // working_words - target when over, else 0
 	PressureCandidates   []MaintainCandidate `json:"pressure_candidates"`
 	SupersededCandidates []MaintainCandidate `json:"superseded_candidates"`
 	Findings             []MaintainFinding   `json:"findings,omitempty"` // stale, contradiction, open loop, daily log
@@ -22,6 +27,11 @@ type MaintainCandidate struct {
 	DaysSinceReview int     `json:"days_since_review"`
 	Score           float64 `json:"score"`
 	Action          string  `json:"action"` // the recommended action
+	Tier            string  `json:"tier,omitempty"`
+	Status          string  `json:"status,omitempty"`
+	Pinned          bool    `json:"pinned,omitempty"`
+	// ReviewedAt is the last review; nil means never (counted as 365 days).
+	ReviewedAt *time.Time `json:"reviewed_at,omitempty"`
 }
 
 // MaintainFinding is a secondary check's result.
@@ -31,9 +41,23 @@ type MaintainFinding struct {
 	File    string   `json:"file,omitempty"`
 	Message string   `json:"message"`
 	Actions []string `json:"actions,omitempty"`
+	// Entries are the entries concerned: the stale entry, both sides of a
+	// contradiction, the open loop, the anchored memory.
+	Entries []MaintainCandidate `json:"entries,omitempty"`
 }
 
-// Maintainer plans maintenance without changing anything.
+// Kinds of MaintainFinding.
+const (
+	FindingStale         = "stale"
+	FindingContradiction = "contradiction"
+	FindingOpenLoop      = "open_loop"
+	FindingDailyLog      = "daily_log"
+	FindingAnchor        = "anchor"
+)
+
+// Maintainer plans maintenance without changing anything. Returns
+// ECONFLICT when the managed files cannot be planned on (entries missing
+// ids, or duplicate ids), with the message saying how to fix them.
 type Maintainer interface {
 	Plan(ctx context.Context) (*MaintainPlan, error)
 }

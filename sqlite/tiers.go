@@ -2,87 +2,121 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
-	"time"
 
 	"github.com/recall-mem/recall"
 )
 
-// Row sizes for `recall tiers` are the bytes of the stored columns (text
-// and JSON as UTF-8, 8 per number): what the rows hold, without page and
-// index overhead. Tokens are estimated as characters / 4 of the text an
-// agent would read.
-const (
-	memoryRowBytes = `length(CAST(m.id AS BLOB)) + length(CAST(IFNULL(m.key, '') AS BLOB)) + length(CAST(m.collection AS BLOB))
-		+ length(CAST(m.type AS BLOB)) + length(CAST(m.title AS BLOB)) + length(CAST(m.content AS BLOB)) + length(CAST(m.tags AS BLOB))
-		+ length(CAST(m.category AS BLOB)) + length(CAST(m.context AS BLOB)) + length(CAST(m.related AS BLOB))
-		+ length(CAST(m.project AS BLOB)) + length(CAST(m.priority AS BLOB)) + length(CAST(m.created_by AS BLOB))
-		+ length(CAST(m.tier AS BLOB)) + length(CAST(m.status AS BLOB)) + length(CAST(m.anchors AS BLOB))
-		+ length(CAST(m.metadata AS BLOB)) + 8 * 10`
-	observationRowBytes = `length(CAST(o.type AS BLOB)) + length(CAST(o.key AS BLOB)) + length(CAST(o.session AS BLOB))
-		+ length(CAST(o.project AS BLOB)) + length(CAST(o.tool AS BLOB)) + length(CAST(o.file AS BLOB))
-		+ length(CAST(o.content AS BLOB)) + length(CAST(o.metadata AS BLOB)) + length(CAST(o.status AS BLOB)) + 8 * 3`
-	rollupRowBytes = `length(CAST(r.id AS BLOB)) + length(CAST(r.bucket_type AS BLOB)) + length(CAST(r.bucket_start AS BLOB))
-		+ length(CAST(r.bucket_end AS BLOB)) + length(CAST(r.memory_type AS BLOB)) + length(CAST(r.key AS BLOB))
-		+ length(CAST(r.summary AS BLOB)) + length(CAST(r.value AS BLOB)) + length(CAST(r.tally AS BLOB))
-		+ length(CAST(r.latest_at AS BLOB)) + length(CAST(IFNULL(r.rolled_at, '') AS BLOB)) + length(CAST(r.status AS BLOB))
-		+ length(CAST(r.created_at AS BLOB)) + length(CAST(r.updated_at AS BLOB)) + 8 * 4`
-)
-
-// TierStats counts raw memories, raw observations and rollups per bucket
-// type, by status, with their time ranges, token estimates and row bytes.
-func (s *RollupService) TierStats(ctx context.Context) ([]recall.TierStat, error) {
-	var out []recall.TierStat
-	queries := []struct {
-		tier, query string
-	}{
-		{"raw", `SELECT 'memories', m.status, COUNT(*), MIN(m.occurred_at), MAX(m.occurred_at),
-			IFNULL(SUM(length(m.title) + length(m.content)), 0) / 4, IFNULL(SUM(` + memoryRowBytes + `), 0), COUNT(*)
-			FROM memories m GROUP BY m.status ORDER BY m.status`},
-		{"raw", `SELECT 'observations', o.status, COUNT(*), MIN(o.at), MAX(o.at),
-			IFNULL(SUM(length(o.content)), 0) / 4, IFNULL(SUM(` + observationRowBytes + `), 0), COUNT(*)
-			FROM observations o GROUP BY o.status ORDER BY o.status`},
-		{"rollup", `SELECT r.bucket_type, r.status, COUNT(*), MIN(r.bucket_start), MAX(r.bucket_end),
-			IFNULL(SUM(length(r.summary)), 0) / 4, IFNULL(SUM(` + rollupRowBytes + `), 0), IFNULL(SUM(r.entries), 0)
-			FROM memory_rollups r GROUP BY r.bucket_type, r.status
-			ORDER BY CASE r.bucket_type WHEN '4h' THEN 0 WHEN 'daily' THEN 1 WHEN 'weekly' THEN 2 ELSE 3 END, r.status`},
-	}
-	for _, q := range queries {
-		rows, err := s.db.read.QueryContext(ctx, q.query)
-		if err != nil {
-			return nil, fmt.Errorf("tier stats: %w", err)
-		}
-		for rows.Next() {
-			st := recall.TierStat{Tier: q.tier}
-			var from, to any
-			if err := rows.Scan(&st.Kind, &st.Status, &st.Count, &from, &to, &st.Tokens, &st.Bytes, &st.Entries); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			st.From, st.To = statTime(from), statTime(to)
-			out = append(out, st)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+// TierService keeps the bookkeeping of the managed markdown files: sync
+// records and batched tier changes.
+type TierService struct {
+	db *DB
 }
 
-// statTime reads a MIN or MAX: integer milliseconds for raw tables, ISO
-// text for rollups, NULL for an empty group.
-func statTime(v any) *time.Time {
-	var t time.Time
-	switch x := v.(type) {
-	case int64:
-		t = fromMS(x)
-	case string:
-		t = fromISO(x)
-	case []byte:
-		t = fromISO(string(x))
-	default:
-		return nil
+var _ recall.TierStore = (*TierService)(nil)
+
+// NewTierService returns a TierService over db.
+func NewTierService(db *DB) *TierService { return &TierService{db: db} }
+
+// SyncRecords returns every sync record by id.
+func (s *TierService) SyncRecords(ctx context.Context) (map[string]recall.SyncRecord, error) {
+	rows, err := s.db.read.QueryContext(ctx, `SELECT id, file, text, tier FROM sync_records`)
+	if err != nil {
+		return nil, fmt.Errorf("sync records: %w", err)
 	}
-	return &t
+	defer rows.Close()
+	out := map[string]recall.SyncRecord{}
+	for rows.Next() {
+		var r recall.SyncRecord
+		if err := rows.Scan(&r.ID, &r.File, &r.Text, &r.Tier); err != nil {
+			return nil, fmt.Errorf("sync records: %w", err)
+		}
+		out[r.ID] = r
+	}
+	return out, rows.Err()
+}
+
+// StoreMeta returns the value of a store fact, "" when unset.
+func (s *TierService) StoreMeta(ctx context.Context, key string) (string, error) {
+	var v string
+	err := s.db.read.QueryRowContext(ctx, `SELECT value FROM store_meta WHERE key = ?`, key).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	} else if err != nil {
+		return "", fmt.Errorf("store meta: %w", err)
+	}
+	return v, nil
+}
+
+// ApplyTierChanges writes inserts, updates, sync records and store facts in
+// one transaction. Every memory is validated before anything is written.
+func (s *TierService) ApplyTierChanges(ctx context.Context, ch recall.TierChanges) error {
+	op := ch.Op
+	if op == "" {
+		op = "sync"
+	}
+	inserts := make([]*recall.Memory, len(ch.Insert))
+	for i, m := range ch.Insert {
+		c := *m
+		if err := s.db.clean(&c); err != nil {
+			return err
+		}
+		inserts[i] = &c
+	}
+	return s.db.update(ctx, func(tx *Tx) error {
+		for _, m := range inserts {
+			if err := insertMemory(ctx, tx, m, op); err != nil {
+				return err
+			}
+		}
+		for _, c := range ch.Update {
+			m, err := findMemoryRef(ctx, tx, c.ID, "")
+			if err != nil {
+				return err
+			}
+			if err := s.db.apply(m, c.Update); err != nil {
+				return err
+			}
+			if err := writeMemory(ctx, tx, m, op); err != nil {
+				return err
+			}
+		}
+		for _, r := range ch.Records {
+			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO sync_records (id, file, text, tier, synced_at) VALUES (?, ?, ?, ?, ?)`,
+				r.ID, r.File, r.Text, r.Tier, ms(tx.now)); err != nil {
+				return fmt.Errorf("write sync record: %w", err)
+			}
+		}
+		for _, id := range ch.Drop {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM sync_records WHERE id = ?`, id); err != nil {
+				return fmt.Errorf("drop sync record: %w", err)
+			}
+		}
+		for k, v := range ch.Meta {
+			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO store_meta (key, value) VALUES (?, ?)`, k, v); err != nil {
+				return fmt.Errorf("write store meta: %w", err)
+			}
+		}
+		return nil
+	})
+}
+
+// AnchoredMemories returns the active memories that have anchors.
+func (s *TierService) AnchoredMemories(ctx context.Context) ([]*recall.Memory, error) {
+	rows, err := s.db.read.QueryContext(ctx, `SELECT `+memoryColumns+` FROM memories m WHERE m.status = 'active' AND m.anchors NOT IN ('', '[]', 'null') ORDER BY m.id`)
+	if err != nil {
+		return nil, fmt.Errorf("anchored memories: %w", err)
+	}
+	defer rows.Close()
+	var out []*recall.Memory
+	for rows.Next() {
+		m, err := scanMemory(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
 }

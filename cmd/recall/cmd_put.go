@@ -47,6 +47,9 @@ memory instead of a duplicate.`,
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
+			if m.Anchors, err = a.resolveAnchors(f.anchors); err != nil {
+				return err
+			}
 			res, err := a.mem.PutMemory(c.Context(), m)
 			if err != nil {
 				return err

@@ -25,6 +25,16 @@ func (a *app) commands() []*cobra.Command {
 		a.observationCommand(),
 		a.mcpCommand(),
 		a.serveCommand(),
+		a.initIDsCommand(),
+		a.syncCommand(),
+		a.maintainCommand(),
+		a.entryCommand("pin"),
+		a.entryCommand("unpin"),
+		a.entryCommand("snooze"),
+		a.entryCommand("demote"),
+		a.entryCommand("archive"),
+		a.entryCommand("supersede"),
+		a.entryCommand("review"),
 	}
 }
 

@@ -16,6 +16,7 @@ type memoryFlags struct {
 	project, priority, tier, related, createdBy, occurredAt        string
 	confidence                                                     float64
 	pin                                                            bool
+	anchors                                                        []string // files the memory is about, resolved after the store opens
 }
 
 func (f *memoryFlags) register(c *cobra.Command) {
@@ -36,6 +37,7 @@ func (f *memoryFlags) register(c *cobra.Command) {
 	fl.StringVar(&f.occurredAt, "occurred-at", "", "when the thing it describes happened (default now)")
 	fl.Float64Var(&f.confidence, "confidence", 0, "confidence from 0 to 1 (default 1)")
 	fl.BoolVar(&f.pin, "pin", false, "pin as core memory (never evicted)")
+	fl.StringArrayVar(&f.anchors, "anchor", nil, "anchor to file `PATH` (repeatable): maintain flags the memory when the file changes")
 }
 
 // parseMetadata checks that s is a JSON object.

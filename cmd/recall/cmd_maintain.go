@@ -1,0 +1,276 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"time"
+
+	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/maintain"
+	"github.com/recall-mem/recall/markdown"
+	"github.com/spf13/cobra"
+)
+
+// maintainFlags are the options of `recall maintain`. A new mode (such as
+// a retention sweep) adds a field here, registers its flag in
+// maintainCommand and runs before or after runMaintain.
+type maintainFlags struct {
+	root         string
+	jsonOut      bool
+	yes          bool
+	apply        string
+	snoozeDays   int
+	budgetTokens int
+	interactive  bool
+	now          string
+}
+
+func (a *app) maintainCommand() *cobra.Command {
+	var f maintainFlags
+	c := &cobra.Command{
+		Use:   "maintain",
+		Short: "Keep working memory under budget and review stale, conflicting and open entries",
+		Long: `Run maintenance on the managed markdown files and the store (seed 000).
+
+Preconditions: every managed entry has an id and no id appears twice;
+otherwise maintain refuses (exit 1) and says how to fix it.
+
+Then it reconciles files and store (as 'recall sync'), counts the words of the
+working entries against the budget ([working] budget_words, default 1500, or
+--budget-tokens), and lists candidates:
+
+  - pressure candidates, when working memory is over budget: the smallest
+    set of highest-scoring working entries (score = words + 0.1 × days since
+    last review) that brings it under; pinned and snoozed entries never are;
+  - superseded entries outside the archive, to be archived.
+
+Actions: keep (mark reviewed), pin, snooze (30 days or --snooze-days),
+demote (to memory/registers/_inbox.md), archive (to memory/archive/ARCHIVE.md),
+supersede. Lines move whole, byte for byte; nothing else in a file changes.
+
+Secondary checks: register entries not reviewed in 30+ days, contradictions
+across tiers, open loops in memory/registers/open-loops.md that are resolved
+([x]) or past due (due: YYYY-MM-DD), daily logs (memory/daily/YYYY-MM-DD.md)
+older than 30 days, and memories anchored to files (recall put --anchor) whose
+file changed or disappeared since their last review.
+
+Modes: when stdin is a terminal (or with --interactive) it asks "Apply all /
+decide individually?" and then per candidate; --yes applies the recommended
+action to every candidate (demote for pressure, archive for superseded);
+--apply ID=action,... applies the chosen ones; --json prints the plan and
+changes nothing. Without any of them it prints the report and changes only
+what reconciling needs.`,
+		Example: `  recall maintain --json
+  recall maintain --yes
+  recall maintain --apply tr8f2a1c3d7e=pin,tra1b2c3d4e5=demote
+  recall maintain --apply tr8f2a1c3d7e=snooze --snooze-days 7
+  recall maintain --budget-tokens 2000 --json`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return a.runMaintain(c, &f)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&f.root, "root", "", "project root `DIR` holding the managed files (default: the project store's parent, else the working directory)")
+	fl.BoolVar(&f.jsonOut, "json", false, "print the plan as JSON and change nothing")
+	fl.BoolVar(&f.yes, "yes", false, "apply the recommended action to every candidate")
+	fl.StringVar(&f.apply, "apply", "", "apply chosen actions: `ID=action,...` (keep, pin, unpin, snooze, demote, archive, supersede, verify)")
+	fl.IntVar(&f.snoozeDays, "snooze-days", recall.DefaultSnoozeDays, "days a snooze lasts")
+	fl.IntVar(&f.budgetTokens, "budget-tokens", 0, "budget working memory in estimated tokens instead of words")
+	fl.BoolVar(&f.interactive, "interactive", false, "ask per candidate on stdin even when it is not a terminal")
+	fl.StringVar(&f.now, "now", "", "the current time (for reproducible reports)")
+	_ = fl.MarkHidden("now")
+	return c
+}
+
+// stdinIsTerminal reports whether stdin is a character device other than
+// the null device (which is one too, and is what daemons and CI give).
+func (a *app) stdinIsTerminal() bool {
+	f, ok := a.stdin.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	null, err := os.Stat(os.DevNull)
+	return err != nil || !os.SameFile(fi, null)
+}
+
+func (a *app) runMaintain(c *cobra.Command, f *maintainFlags) error {
+	ctx := c.Context()
+	modes := 0
+	for _, on := range []bool{f.jsonOut, f.yes, f.apply != ""} {
+		if on {
+			modes++
+		}
+	}
+	if modes > 1 {
+		return usagef("choose one of --json, --yes and --apply")
+	}
+	if f.snoozeDays <= 0 || f.budgetTokens < 0 {
+		return usagef("--snooze-days must be positive and --budget-tokens not negative")
+	}
+	var choices []maintain.Choice
+	if f.apply != "" {
+		var err error
+		if choices, err = maintain.ParseApply(f.apply); err != nil {
+			return err
+		}
+	}
+	now := a.now()
+	if f.now != "" {
+		t, err := parseTime("now", f.now)
+		if err != nil {
+			return err
+		}
+		now = t
+	}
+	ws, err := a.openWorkspace(ctx, f.root)
+	if err != nil {
+		return err
+	}
+	defer ws.close() // ws is reloaded below; this releases the first one's lock
+	root := ws.root
+	budget, unit := a.cfg.Working.BudgetWords, maintain.UnitWords
+	if f.budgetTokens > 0 {
+		budget, unit = f.budgetTokens, maintain.UnitTokens
+	}
+	if f.jsonOut {
+		p, err := a.maintainer(root, func() time.Time { return now }, budget, unit).Plan(ctx)
+		if err != nil {
+			return err
+		}
+		return writeJSON(a.stdout, p)
+	}
+	if err := checkEntries(ws.set, "maintain"); err != nil {
+		return err
+	}
+	rep, err := a.sync(ctx, ws, now)
+	if err != nil {
+		return err
+	}
+	if n := len(rep.Added) + len(rep.Edited) + len(rep.Retiered) + len(rep.Rendered) + len(rep.Moved) + len(rep.Appended) + len(rep.Missing) + len(rep.Removed); n > 0 {
+		fprintf(a.stderr, "recall: reconciled files and store first (%d entries changed; `recall sync --json` shows how)\n", n)
+	}
+	if ws, err = a.loadWorkspace(ctx, root); err != nil {
+		return err
+	}
+	in, err := a.planInput(ctx, ws)
+	if err != nil {
+		return err
+	}
+	in.Now, in.Budget, in.Unit = now, budget, unit
+	p := maintain.Plan(*in)
+	maintain.WriteReport(a.stdout, p)
+
+	interactive := !f.yes && f.apply == "" && (f.interactive || a.stdinIsTerminal())
+	texts := map[string]string{}
+	switch {
+	case f.yes:
+		choices = recommended(p)
+	case interactive:
+		in := bufio.NewReader(a.stdin)
+		choices = a.askCandidates(in, p)
+		maintain.WriteChecks(a.stdout, p)
+		choices = append(choices, a.askFindings(in, p, texts)...)
+	case f.apply == "":
+		maintain.WriteChecks(a.stdout, p)
+		if maintain.CandidateCount(p) > 0 {
+			fprintf(a.stdout, "Nothing applied. Run `recall maintain --yes` to apply the recommended actions, or `recall maintain --apply ID=action,...` to choose.\n")
+		} else if len(p.Findings) > 0 {
+			fprintf(a.stdout, "Nothing applied. Act on a finding with `recall maintain --apply ID=action,...` (verify, archive, supersede, …) or `recall review ID`.\n")
+		}
+		return nil
+	}
+	if !interactive {
+		maintain.WriteChecks(a.stdout, p)
+	}
+	opts := maintain.Options{Now: now, SnoozeDays: f.snoozeDays, Hashes: anchorHashes(root, anchoredOf(ws, p))}
+	done, err := a.applyChoices(ctx, ws, dedupe(choices), opts, texts)
+	if err != nil {
+		return err
+	}
+	return a.maintainSummary(ctx, root, p, done, now.AddDate(0, 0, f.snoozeDays), unit)
+}
+
+// anchoredOf returns the memories of the workspace named by anchor findings.
+func anchoredOf(ws *workspace, p *recall.MaintainPlan) []*recall.Memory {
+	var out []*recall.Memory
+	for _, f := range maintain.Findings(p, recall.FindingAnchor) {
+		if m := ws.mems[f.IDs[0]]; m != nil {
+			out = append(out, m)
+		} else {
+			out = append(out, &recall.Memory{ID: f.IDs[0], Anchors: []recall.Anchor{{Path: f.File}}})
+		}
+	}
+	return out
+}
+
+// recommended is what --yes applies: demote for pressure, archive for
+// superseded.
+func recommended(p *recall.MaintainPlan) []maintain.Choice {
+	var out []maintain.Choice
+	for _, c := range p.PressureCandidates {
+		out = append(out, maintain.Choice{ID: c.ID, Action: c.Action})
+	}
+	for _, c := range p.SupersededCandidates {
+		out = append(out, maintain.Choice{ID: c.ID, Action: c.Action})
+	}
+	return out
+}
+
+// dedupe keeps the first choice for each id.
+func dedupe(cs []maintain.Choice) []maintain.Choice {
+	seen := map[string]bool{}
+	var out []maintain.Choice
+	for _, c := range cs {
+		if !seen[c.ID] {
+			seen[c.ID] = true
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// maintainSummary rewrites metadata.json when the project keeps one and
+// prints seed 000's summary.
+func (a *app) maintainSummary(ctx context.Context, root string, p *recall.MaintainPlan, done []applied, snoozedUntil time.Time, unit string) error {
+	s := &maintain.Summary{Unit: unit, Before: p.WorkingWords, Target: p.Target, SnoozedUntil: snoozedUntil}
+	s.SetChecks(p)
+	stale := map[string]bool{}
+	for _, f := range maintain.Findings(p, recall.FindingStale) {
+		stale[f.IDs[0]] = true
+	}
+	for _, d := range done {
+		s.Count(d.Action)
+		if d.Action == maintain.ActVerify && stale[d.ID] {
+			s.StaleVerified++
+		}
+	}
+	ws, err := a.loadWorkspace(ctx, root)
+	if err != nil {
+		return err
+	}
+	for _, e := range ws.set.Entries() {
+		if e.Tier == recall.TierWorking {
+			s.After += maintain.Count(unit, e.Text)
+		}
+	}
+	md, exists, err := markdown.ReadMetadata(root)
+	if err != nil {
+		return err
+	}
+	s.MetadataFile = exists
+	if exists {
+		if s.Entries, err = a.writeMetadata(ctx, root, md); err != nil {
+			return err
+		}
+	} else {
+		s.Entries = len(ws.set.Entries())
+	}
+	maintain.WriteSummary(a.stdout, s)
+	return nil
+}

@@ -1,0 +1,34 @@
+//go:build unix
+
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/recall-mem/recall"
+)
+
+func TestLockFile(t *testing.T) {
+	ctx := context.Background()
+	p := filepath.Join(t.TempDir(), "tiers.lock")
+	unlock, err := lockFile(ctx, p, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("ErrHeld", func(t *testing.T) {
+		if _, err := lockFile(ctx, p, 100*time.Millisecond); recall.ErrorCode(err) != recall.EUNAVAILABLE {
+			t.Fatalf("want EUNAVAILABLE while held, got %v", err)
+		}
+	})
+	t.Run("OKAfterUnlock", func(t *testing.T) {
+		unlock()
+		again, err := lockFile(ctx, p, 100*time.Millisecond)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again()
+	})
+}

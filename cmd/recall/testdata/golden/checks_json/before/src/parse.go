@@ -1,0 +1,3 @@
+package parse
+
+// changed since the memory was written
