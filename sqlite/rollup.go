@@ -27,9 +27,12 @@ func NewRollupService(db *DB, p recall.RollupPolicy) *RollupService {
 }
 
 // rawMemoryCond selects the memories the job treats as raw entries: active,
-// unkeyed (a keyed memory is curated and already keeps only its latest
-// value, with versions for history), unpinned and outside the working set.
-const rawMemoryCond = `m.status = 'active' AND m.key IS NULL AND m.pinned = 0 AND m.tier != 'working'`
+// typed (a preference, fact, decision… that a stream can repeat), unkeyed
+// (a keyed memory is curated and already keeps only its latest value, with
+// versions for history), unpinned, not anchored to files and outside the
+// working set. Untyped notes and documents, and the entries of the managed
+// markdown files, are curated: compacting them would hide them from search.
+const rawMemoryCond = `m.status = 'active' AND m.type != '' AND m.key IS NULL AND m.pinned = 0 AND m.tier != 'working' AND m.anchors = '[]'`
 
 // RunRollups runs the job: for each tier, finest first, every bucket that
 // holds pending sources and is ready by run.Now is summarised and written

@@ -98,7 +98,7 @@ store ($XDG_DATA_HOME/recall). Run 'recall where' to see which one is used.`,
 	root.PersistentFlags().StringVar(&a.storeFlag, "store", "", "use the store in `DIR`")
 	root.PersistentFlags().BoolVar(&a.globalFlag, "global", false, "use the global store")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usagef("%v (see 'recall %s --help')", err, c.Name())
+		return usagef("%v (see '%s --help')", err, c.CommandPath())
 	})
 	root.AddCommand(a.commands()...)
 	// Unknown commands and bad arguments are usage errors.
@@ -121,7 +121,7 @@ func wrapArgs(c *cobra.Command) {
 		check := c.Args
 		c.Args = func(cmd *cobra.Command, args []string) error {
 			if err := check(cmd, args); err != nil {
-				return usagef("%v (see 'recall %s --help')", err, cmd.CommandPath()[len("recall "):])
+				return usagef("%v (see '%s --help')", err, cmd.CommandPath())
 			}
 			return nil
 		}

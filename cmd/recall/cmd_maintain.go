@@ -24,6 +24,7 @@ type maintainFlags struct {
 	budgetTokens int
 	interactive  bool
 	now          string
+	sweep        bool
 }
 
 func (a *app) maintainCommand() *cobra.Command {
@@ -60,12 +61,19 @@ decide individually?" and then per candidate; --yes applies the recommended
 action to every candidate (demote for pressure, archive for superseded);
 --apply ID=action,... applies the chosen ones; --json prints the plan and
 changes nothing. Without any of them it prints the report and changes only
-what reconciling needs.`,
+what reconciling needs.
+
+Maintenance also rolls closed time buckets up (as 'recall rollup', bounded
+in time). --sweep instead runs the type-aware retention sweep (as 'recall
+sweep'): observations older than their type's [retention.days] go, pinned
+ones and rollup sources stay; it deletes nothing while [retention] enabled is
+false, except rolled-up raw observations past [rollup] raw_retention_days.`,
 		Example: `  recall maintain --json
   recall maintain --yes
   recall maintain --apply tr8f2a1c3d7e=pin,tra1b2c3d4e5=demote
   recall maintain --apply tr8f2a1c3d7e=snooze --snooze-days 7
-  recall maintain --budget-tokens 2000 --json`,
+  recall maintain --budget-tokens 2000 --json
+  recall maintain --sweep`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			return a.runMaintain(c, &f)
@@ -81,6 +89,7 @@ what reconciling needs.`,
 	fl.BoolVar(&f.interactive, "interactive", false, "ask per candidate on stdin even when it is not a terminal")
 	fl.StringVar(&f.now, "now", "", "the current time (for reproducible reports)")
 	_ = fl.MarkHidden("now")
+	fl.BoolVar(&f.sweep, "sweep", false, "run the retention sweep only ([retention] in config.toml) and report per-type counts")
 	return c
 }
 
@@ -101,6 +110,9 @@ func (a *app) stdinIsTerminal() bool {
 
 func (a *app) runMaintain(c *cobra.Command, f *maintainFlags) error {
 	ctx := c.Context()
+	if f.sweep {
+		return a.maintainSweep(ctx, f)
+	}
 	modes := 0
 	for _, on := range []bool{f.jsonOut, f.yes, f.apply != ""} {
 		if on {
@@ -133,6 +145,9 @@ func (a *app) runMaintain(c *cobra.Command, f *maintainFlags) error {
 		return err
 	}
 	defer ws.close() // ws is reloaded below; this releases the first one's lock
+	if !f.jsonOut { // --json changes nothing
+		a.opportunisticRollup(ctx, 0)
+	}
 	root := ws.root
 	budget, unit := a.cfg.Working.BudgetWords, maintain.UnitWords
 	if f.budgetTokens > 0 {
@@ -272,5 +287,24 @@ func (a *app) maintainSummary(ctx context.Context, root string, p *recall.Mainta
 		s.Entries = len(ws.set.Entries())
 	}
 	maintain.WriteSummary(a.stdout, s)
+	return nil
+}
+
+// maintainSweep is `recall maintain --sweep`: the retention sweep alone.
+func (a *app) maintainSweep(ctx context.Context, f *maintainFlags) error {
+	if f.yes || f.apply != "" || f.interactive {
+		return usagef("--sweep runs alone: drop --yes, --apply and --interactive")
+	}
+	if err := a.open(ctx); err != nil {
+		return err
+	}
+	rep, err := a.runSweep(ctx)
+	if err != nil {
+		return err
+	}
+	if f.jsonOut {
+		return writeJSON(a.stdout, rep)
+	}
+	a.printSweep(rep)
 	return nil
 }

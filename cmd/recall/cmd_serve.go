@@ -19,14 +19,15 @@ import (
 // capability. A nil service leaves its MCP tools and REST routes out and
 // the servers say so (instructions, /v1/healthz).
 func (a *app) services() recall.Services {
+	root, _ := a.projectRoot("")
 	return recall.Services{
 		Memories:     a.mem,
 		Search:       a.search,
 		Observations: a.obs,
+		Maintainer:   a.maintainer(root, nil, 0, ""),
 		// Not wired on this branch; each is one line once its service lands:
 		//   Context:    a.contextBuilder(),
 		//   Sessions:   <the SessionService>,
-		//   Maintainer: <the Maintainer>,
 	}
 }
 

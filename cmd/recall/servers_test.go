@@ -51,6 +51,7 @@ var e2eCalls = []toolCall{
 	{"observation_record", map[string]any{"type": "command_error", "content": "panic: nil map", "session": "s1"}, `"id":1`},
 	{"observation_search", map[string]any{"query": "nil map"}, `"total":1`},
 	{"observation_timeline", map[string]any{"session": "s1"}, "command_error"},
+	{"maintain_plan", map[string]any{}, `"working_words"`},
 }
 
 // runE2E lists the tools, checks that the script covers every one, and runs it.
