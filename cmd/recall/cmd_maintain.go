@@ -145,7 +145,7 @@ func (a *app) runMaintain(c *cobra.Command, f *maintainFlags) error {
 		return err
 	}
 	defer ws.close() // ws is reloaded below; this releases the first one's lock
-	if !f.jsonOut { // --json changes nothing
+	if !f.jsonOut {  // --json changes nothing
 		a.opportunisticRollup(ctx, 0)
 	}
 	root := ws.root
