@@ -65,9 +65,50 @@ func (db *DB) cleanObservation(o *recall.Observation) error {
 	if len(o.Content) > db.maxContent() {
 		return recall.Errorf(recall.ETOOLARGE, "Observation content is %d bytes, over the limit of %d: trim it or raise [limits] max_content_bytes.", len(o.Content), db.maxContent())
 	}
-	o.Content = db.redact(o.Content)
-	o.File = db.redact(o.File)
+	var counts map[string]int
+	o.Content, counts = db.redactCount(o.Content, counts)
+	o.File, counts = db.redactCount(o.File, counts)
+	if len(counts) > 0 {
+		meta, err := withRedactionCounts(o.Metadata, counts)
+		if err != nil {
+			return err
+		}
+		o.Metadata = meta
+	}
 	return nil
+}
+
+// redactCount redacts s and adds its replacement counts to counts.
+func (db *DB) redactCount(s string, counts map[string]int) (string, map[string]int) {
+	if db.Redactor == nil || s == "" {
+		return s, counts
+	}
+	out, c := db.Redactor.Redact(s)
+	for k, n := range c {
+		if counts == nil {
+			counts = map[string]int{}
+		}
+		counts[k] += n
+	}
+	return out, counts
+}
+
+// withRedactionCounts records how many secrets of each kind were removed
+// under metadata key "redacted", so that a reader knows text is missing
+// without learning the secret.
+func withRedactionCounts(meta json.RawMessage, counts map[string]int) (json.RawMessage, error) {
+	obj := map[string]json.RawMessage{}
+	if len(meta) > 0 {
+		if err := json.Unmarshal(meta, &obj); err != nil {
+			return nil, recall.Errorf(recall.EINVALID, "Observation metadata must be a JSON object.")
+		}
+	}
+	c, err := json.Marshal(counts)
+	if err != nil {
+		return nil, err
+	}
+	obj["redacted"] = c
+	return json.Marshal(obj)
 }
 
 const observationColumns = `o.id, o.at, o.type, o.key, o.session, o.project, o.tool, o.file, o.content, o.metadata, o.status, o.pinned`
