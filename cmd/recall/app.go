@@ -147,6 +147,9 @@ func (a *app) open(ctx context.Context) error {
 	}
 	db := sqlite.NewDB(filepath.Join(loc.Dir, dbFile))
 	db.MaxContentBytes = cfg.Limits.MaxContentBytes
+	if db.Redactor, err = newRedactor(cfg.Redact); err != nil {
+		return err
+	}
 	if err := db.Open(); err != nil {
 		return err
 	}

@@ -10,19 +10,29 @@ import (
 )
 
 func (a *app) importCommand() *cobra.Command {
-	var jsonOut bool
+	var jsonOut, observations bool
 	c := &cobra.Command{
 		Use:   "import FILE|-",
 		Short: "Load memories from JSON Lines (as written by export), all or nothing",
 		Long: `Load memories from JSON Lines, one memory object per line, as written by
 'recall export'. Ids are preserved: a memory whose id exists is updated (a new
 version), others are added. The import is one transaction: on any error
-nothing is written.`,
+nothing is written.
+
+With --observations the input is observations instead, one JSON object per
+line with the fields at (RFC 3339), type, key, session, project, tool, file,
+content and metadata (as 'recall timeline --json' prints them, which is also
+accepted), again all or nothing.`,
+		Example: `  recall import backup.jsonl
+  recall import --observations events.jsonl`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			buf, err := a.readInput(args[0])
 			if err != nil {
 				return err
+			}
+			if observations {
+				return a.importObservations(c, buf, jsonOut)
 			}
 			ms, err := decodeMemoryLines(buf)
 			if err != nil {
@@ -43,6 +53,7 @@ nothing is written.`,
 		},
 	}
 	c.Flags().BoolVar(&jsonOut, "json", false, "print {added, updated}")
+	c.Flags().BoolVar(&observations, "observations", false, "the input is observations (JSON Lines), not memories")
 	return c
 }
 

@@ -25,7 +25,7 @@ type hitJSON struct {
 func (a *app) searchCommand() *cobra.Command {
 	var ff filterFlags
 	var limit int
-	var jsonOut, explain bool
+	var jsonOut, explain, observations bool
 	c := &cobra.Command{
 		Use:   "search QUERY",
 		Short: "Find the memories that best match a query",
@@ -47,6 +47,12 @@ operators in the query are treated as plain text.`,
 			if err != nil {
 				return err
 			}
+			var obs []obsJSON
+			if observations {
+				if obs, err = a.searchObservations(c.Context(), q.Text, limit); err != nil {
+					return err
+				}
+			}
 			if jsonOut {
 				out := make([]hitJSON, 0, len(hits))
 				for _, h := range hits {
@@ -54,7 +60,16 @@ operators in the query are treated as plain text.`,
 					out = append(out, hitJSON{ID: m.ID, Key: m.Key, Collection: m.Collection, Type: m.Type, Title: m.Title,
 						Tier: m.Tier, Score: h.Score, Snippet: h.Snippet, OccurredAt: m.OccurredAt, Explain: h.Explain})
 				}
+				if observations {
+					return writeJSON(a.stdout, map[string]any{"memories": out, "observations": obs})
+				}
 				return writeJSON(a.stdout, out)
+			}
+			if observations {
+				if err := a.printObservations(obs); err != nil || len(hits) == 0 {
+					return err
+				}
+				fprintf(a.stdout, "\n")
 			}
 			if len(hits) == 0 {
 				fprintf(a.stderr, "No matches for %q. Try fewer or other words, or `recall list`.\n", q.Text)
@@ -83,5 +98,6 @@ operators in the query are treated as plain text.`,
 	c.Flags().IntVar(&limit, "limit", 10, "at most `N` hits")
 	c.Flags().BoolVar(&jsonOut, "json", false, "print hits as JSON")
 	c.Flags().BoolVar(&explain, "explain", false, "show how each hit was scored")
+	c.Flags().BoolVar(&observations, "observations", false, "also search raw observations (hook events); JSON becomes {memories, observations}")
 	return c
 }

@@ -16,6 +16,12 @@ func (a *app) commands() []*cobra.Command {
 		a.versionsCommand(), a.diffCommand(), a.restoreCommand(),
 		a.importCommand(), a.exportCommand(),
 		a.demoCommand(),
+		a.observeCommand(), a.timelineCommand(),
+		a.hookCommand(),
+		a.installCommand(),
+		a.sessionCommand(),
+		a.procedureCommand(),
+		a.doctorCommand(),
 	}
 }
 

@@ -19,6 +19,7 @@ type Config struct {
 	Rollup    RollupConfig    `toml:"rollup"`
 	Redact    RedactConfig    `toml:"redact"`
 	Hook      HookConfig      `toml:"hook"`
+	Session   SessionConfig   `toml:"session"`
 	Limits    LimitsConfig    `toml:"limits"`
 }
 
@@ -61,6 +62,12 @@ type HookConfig struct {
 	ContextTokens  int `toml:"context_tokens"`
 }
 
+// SessionConfig configures the session heartbeat (seed 001).
+type SessionConfig struct {
+	HotSessions int `toml:"hot_sessions"` // sessions kept hot; older ones are archived
+	StaleDays   int `toml:"stale_days"`   // pinned memories unreviewed this long are flagged
+}
+
 // LimitsConfig caps sizes.
 type LimitsConfig struct {
 	MaxContentBytes int `toml:"max_content_bytes"`
@@ -72,6 +79,7 @@ func defaultConfig() *Config {
 		Retrieval: RetrievalConfig{Embedder: "builtin"},
 		Rollup:    RollupConfig{RawRetentionDays: 30, Timezone: "UTC"},
 		Hook:      HookConfig{MaxOutputBytes: 4096, ContextTokens: 2000},
+		Session:   SessionConfig{HotSessions: 5, StaleDays: 90},
 		Limits:    LimitsConfig{MaxContentBytes: 1 << 20},
 	}
 }
