@@ -42,7 +42,7 @@ SessionStart context to stdout, and logs its own failures and malformed
 payloads to hook.log in the store directory. 'recall install claude'
 registers it.`,
 		Example: `  echo '{"session_id":"s1","hook_event_name":"UserPromptSubmit","prompt":"hi","cwd":"'$PWD'"}' | recall hook claude`,
-		Args: cobra.NoArgs,
+		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			a.runClaudeHook(c.Context())
 			return nil

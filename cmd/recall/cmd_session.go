@@ -79,7 +79,7 @@ func (a *app) sessionEndCommand() *cobra.Command {
 optionally, a core memory to pin (never evicted; pins are deduplicated by
 title). Without --session, the newest session that has not ended.`,
 		Example: `  recall session end --summary "Fixed the flaky login test" --learned "Tokens expire after 30m" --pin "Token lifetime"`,
-		Args: cobra.NoArgs,
+		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if strings.TrimSpace(end.Summary) == "" {
 				return usagef("--summary is required: say in a sentence or two what the session did")
