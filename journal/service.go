@@ -63,6 +63,13 @@ func (s *Service) StartSession(ctx context.Context, in *recall.Session) (*recall
 		}
 		swept = n
 	}
+	// Views are compared with the store before the heartbeat changes it:
+	// a difference means someone edited a managed file (seed 001's drift).
+	if drift, err := s.Drift(ctx); err == nil {
+		for _, path := range drift {
+			problems = append(problems, fmt.Sprintf("%s was changed outside recall; it is rewritten from the store (capture sessions with `recall session end`).", path))
+		}
+	}
 	rep, err := s.Store.StartSession(ctx, in)
 	if err != nil {
 		return nil, err

@@ -22,6 +22,7 @@ func (a *app) commands() []*cobra.Command {
 		a.sessionCommand(),
 		a.procedureCommand(),
 		a.doctorCommand(),
+		a.captureBenchCommand(),
 	}
 }
 
