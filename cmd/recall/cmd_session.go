@@ -28,6 +28,7 @@ project store, else inside the store.`,
 
 func (a *app) sessionStartCommand() *cobra.Command {
 	var s recall.Session
+	var at string
 	var jsonOut bool
 	c := &cobra.Command{
 		Use:   "start",
@@ -45,6 +46,13 @@ context within [hook] context_tokens.`,
 			}
 			if s.Agent == "" {
 				s.Agent = defaultAuthor()
+			}
+			if at != "" {
+				t, err := parseTime("at", at)
+				if err != nil {
+					return err
+				}
+				s.StartedAt = t
 			}
 			rep, err := a.sessions().StartSession(c.Context(), &s)
 			if err != nil {
@@ -65,6 +73,7 @@ context within [hook] context_tokens.`,
 	c.Flags().StringVar(&s.ID, "session", "", "session `ID` (default: a new one)")
 	c.Flags().StringVar(&s.Project, "project", "", "project name")
 	c.Flags().StringVar(&s.Agent, "agent", "", "agent name (default $RECALL_AGENT or the user)")
+	c.Flags().StringVar(&at, "at", "", "when it started (`TIME`; default now)")
 	c.Flags().BoolVar(&jsonOut, "json", false, "print the heartbeat report as JSON")
 	return c
 }
