@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"reflect"
 	"time"
 
@@ -99,7 +98,7 @@ func (in *Installer) edit(path string, fn func(*object) (string, error)) (Change
 	}
 	if old != nil {
 		ch.Backup = path + ".bak-" + in.Now.UTC().Format("20060102T150405Z")
-		if err := writeAtomic(ch.Backup, old); err != nil {
+		if err := recall.WriteFileAtomic(ch.Backup, old, 0o600); err != nil {
 			return ch, fmt.Errorf("back up %s: %w", path, err)
 		}
 	}
@@ -107,7 +106,7 @@ func (in *Installer) edit(path string, fn func(*object) (string, error)) (Change
 	if o.len() == 0 {
 		return ch, os.Remove(path)
 	}
-	return ch, writeAtomic(path, out)
+	return ch, recall.WriteFileAtomic(path, out, 0o600)
 }
 
 // editHooks adds or removes recall's command under every event.
@@ -248,32 +247,4 @@ func Installed(path, command string) ([]string, error) {
 func sameJSON(a, b []byte) bool {
 	var ca, cb bytes.Buffer
 	return json.Compact(&ca, a) == nil && json.Compact(&cb, b) == nil && bytes.Equal(ca.Bytes(), cb.Bytes())
-}
-
-// writeAtomic replaces path with data via a temporary file and a rename.
-func writeAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }

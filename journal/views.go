@@ -106,36 +106,7 @@ func appendUnique(path, head, marker, text string) (bool, error) {
 	if !strings.HasSuffix(body, "\n") {
 		body += "\n"
 	}
-	return true, writeFile(path, body+text)
-}
-
-// writeFile replaces path atomically (temporary file, fsync, rename) with
-// private permissions.
-func writeFile(path, text string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.WriteString(text); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return true, recall.WriteFileAtomic(path, []byte(body+text), 0o600)
 }
 
 // writeIfChanged writes path only when its content differs, so that an
@@ -144,7 +115,7 @@ func writeIfChanged(path, text string) error {
 	if old, err := os.ReadFile(path); err == nil && string(old) == text {
 		return nil
 	}
-	return writeFile(path, text)
+	return recall.WriteFileAtomic(path, []byte(text), 0o600)
 }
 
 func orDash(s string) string {

@@ -59,7 +59,13 @@ accepted), again all or nothing.`,
 
 // decodeMemoryLines parses JSON Lines of memories; blank lines are skipped.
 func decodeMemoryLines(buf []byte) ([]*recall.Memory, error) {
-	var out []*recall.Memory
+	return decodeLines[recall.Memory](buf, "a memory object")
+}
+
+// decodeLines parses JSON Lines of objects of type T, refusing unknown
+// fields; blank lines are skipped. what names an object in errors.
+func decodeLines[T any](buf []byte, what string) ([]*T, error) {
+	var out []*T
 	sc := bufio.NewScanner(bytes.NewReader(buf))
 	sc.Buffer(make([]byte, 0, 64*1024), 64<<20)
 	for n := 1; sc.Scan(); n++ {
@@ -67,13 +73,13 @@ func decodeMemoryLines(buf []byte) ([]*recall.Memory, error) {
 		if len(line) == 0 {
 			continue
 		}
-		var m recall.Memory
+		v := new(T)
 		dec := json.NewDecoder(bytes.NewReader(line))
 		dec.DisallowUnknownFields()
-		if err := dec.Decode(&m); err != nil {
-			return nil, recall.Errorf(recall.EINVALID, "Line %d is not a memory object: %v. Nothing was imported.", n, err)
+		if err := dec.Decode(v); err != nil {
+			return nil, recall.Errorf(recall.EINVALID, "Line %d is not %s: %v. Nothing was imported.", n, what, err)
 		}
-		out = append(out, &m)
+		out = append(out, v)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, recall.Errorf(recall.EINVALID, "Cannot read the input: %v.", err)

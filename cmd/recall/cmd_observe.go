@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
-	"strconv"
 	"strings"
 	"time"
 
@@ -181,45 +179,22 @@ func (a *app) timelineCommand() *cobra.Command {
 // decodeObservationLines parses JSON Lines of observations, or one JSON
 // array of them (as timeline --json prints). Blank lines are skipped.
 func decodeObservationLines(buf []byte) ([]*recall.Observation, error) {
-	decode := func(b []byte, where string) (*recall.Observation, error) {
-		var j obsJSON
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&j); err != nil {
-			return nil, recall.Errorf(recall.EINVALID, "%s is not an observation object: %v. Nothing was imported.", where, err)
-		}
-		return j.observation(), nil
-	}
-	var out []*recall.Observation
+	var items []*obsJSON
 	if t := bytes.TrimSpace(buf); len(t) > 0 && t[0] == '[' {
-		var items []json.RawMessage
-		if err := json.Unmarshal(t, &items); err != nil {
+		dec := json.NewDecoder(bytes.NewReader(t))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&items); err != nil {
 			return nil, recall.Errorf(recall.EINVALID, "The input is not a JSON array of observations: %v. Nothing was imported.", err)
 		}
-		for i, it := range items {
-			o, err := decode(it, "Item "+strconv.Itoa(i+1))
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, o)
-		}
-		return out, nil
-	}
-	sc := bufio.NewScanner(bytes.NewReader(buf))
-	sc.Buffer(make([]byte, 0, 64*1024), 64<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
-		}
-		o, err := decode(line, "Line "+strconv.Itoa(n))
-		if err != nil {
+	} else {
+		var err error
+		if items, err = decodeLines[obsJSON](buf, "an observation object"); err != nil {
 			return nil, err
 		}
-		out = append(out, o)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, recall.Errorf(recall.EINVALID, "Cannot read the input: %v.", err)
+	out := make([]*recall.Observation, len(items))
+	for i, j := range items {
+		out[i] = j.observation()
 	}
 	return out, nil
 }

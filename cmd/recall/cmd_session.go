@@ -188,28 +188,16 @@ id. Store one with 'recall put FILE --collection procedures'.`,
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
-			if list {
-				coll := procedureCollection
-				ms, _, err := a.mem.FindMemories(c.Context(), recall.MemoryFilter{Collection: &coll})
-				if err != nil {
+			if list { // the procedures are a collection: list shows them
+				lc := a.listCommand()
+				lc.SetContext(c.Context())
+				if err := lc.Flags().Set("collection", procedureCollection); err != nil {
 					return err
 				}
 				if jsonOut {
-					if ms == nil {
-						ms = []*recall.Memory{}
-					}
-					return writeJSON(a.stdout, ms)
+					_ = lc.Flags().Set("json", "true")
 				}
-				if len(ms) == 0 {
-					fprintf(a.stderr, "No procedures yet. Add one with: recall put FILE --collection procedures\n")
-					return nil
-				}
-				w := table(a.stdout)
-				fprintf(w, "NAME\tTITLE\n")
-				for _, m := range ms {
-					fprintf(w, "%s\t%s\n", dash(m.Key), oneLine(m.Title, 80))
-				}
-				return w.Flush()
+				return lc.RunE(lc, nil)
 			}
 			m, err := a.mem.FindMemory(c.Context(), args[0], procedureCollection)
 			if recall.ErrorCode(err) == recall.ENOTFOUND {
