@@ -131,3 +131,20 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestLastTurn(t *testing.T) {
+	turn, err := hook.LastTurn("testdata/transcript.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &hook.Payload{SessionID: "abc123", Event: hook.EventStop, CWD: "/home/u/app"}
+	obs := hook.TurnObservations(p, turn, hook.Options{Now: time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)})
+	got, err := json.MarshalIndent(obs, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "observations/stop_transcript.json", append(got, '\n'))
+	if _, err := hook.LastTurn("testdata/payloads/stop.json"); err == nil {
+		t.Error("read a file that is not a .jsonl transcript")
+	}
+}

@@ -22,19 +22,25 @@ type Options struct {
 	Now time.Time
 }
 
-// maxPromptBytes keeps long prompts: they are the "why" of a session and
-// worth more than tool output.
-const maxPromptBytes = 16 << 10
-
-// Observations returns what a payload records: one observation for every
-// event but Stop, which carries nothing worth keeping on its own.
-func Observations(p *Payload, opt Options) []*recall.Observation {
+func (opt Options) withDefaults(p *Payload) Options {
 	if opt.MaxOutputBytes <= 0 {
 		opt.MaxOutputBytes = 4096
 	}
 	if opt.Project == "" && p.CWD != "" {
 		opt.Project = filepath.Base(p.CWD)
 	}
+	return opt
+}
+
+// maxPromptBytes keeps long prompts: they are the "why" of a session and
+// worth more than tool output.
+const maxPromptBytes = 16 << 10
+
+// Observations returns what a payload records: one observation for every
+// event but Stop, whose payload carries nothing worth keeping on its own
+// (TurnObservations records the turn it ends from the transcript).
+func Observations(p *Payload, opt Options) []*recall.Observation {
+	opt = opt.withDefaults(p)
 	o := &recall.Observation{At: opt.Now, Session: p.SessionID, Project: opt.Project}
 	meta := map[string]any{}
 	switch p.Event {

@@ -59,7 +59,7 @@ func (a *app) runClaudeHook(ctx context.Context) {
 		a.hookLog(nil, err)
 		return
 	}
-	if p.Event == hook.EventStop {
+	if p.Event == hook.EventStop && p.TranscriptPath == "" {
 		return // nothing to record: skip opening the store
 	}
 	// Claude Code runs hooks in the project directory; the payload's cwd
@@ -83,7 +83,15 @@ func (a *app) runClaudeHook(ctx context.Context) {
 }
 
 func (a *app) recordHook(ctx context.Context, p *hook.Payload) error {
-	obs := hook.Observations(p, hook.Options{MaxOutputBytes: a.cfg.Hook.MaxOutputBytes, Now: a.now()})
+	opt := hook.Options{MaxOutputBytes: a.cfg.Hook.MaxOutputBytes, Now: a.now()}
+	obs := hook.Observations(p, opt)
+	if p.Event == hook.EventStop {
+		turn, err := hook.LastTurn(p.TranscriptPath)
+		if err != nil {
+			return err
+		}
+		obs = hook.TurnObservations(p, turn, opt)
+	}
 	session := &recall.Session{ID: p.SessionID, Agent: hookAgent}
 	if len(obs) > 0 {
 		session.Project = obs[0].Project
