@@ -94,13 +94,13 @@ func (db *DB) redactCount(s string, counts map[string]int) (string, map[string]i
 }
 
 // withRedactionCounts records how many secrets of each kind were removed
-// under metadata key "redacted", so that a reader knows text is missing
-// without learning the secret.
+// under metadata key "redacted" (of an observation or a memory), so that a
+// reader knows text is missing without learning the secret.
 func withRedactionCounts(meta json.RawMessage, counts map[string]int) (json.RawMessage, error) {
 	obj := map[string]json.RawMessage{}
 	if len(meta) > 0 {
 		if err := json.Unmarshal(meta, &obj); err != nil {
-			return nil, recall.Errorf(recall.EINVALID, "Observation metadata must be a JSON object.")
+			return nil, recall.Errorf(recall.EINVALID, "Metadata must be a JSON object, like {\"source\": \"web\"}.")
 		}
 	}
 	c, err := json.Marshal(counts)

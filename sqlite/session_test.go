@@ -2,7 +2,6 @@ package sqlite_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -109,48 +108,4 @@ func TestSessionService_EndSession(t *testing.T) {
 			t.Fatalf("err = %v, want ENOTFOUND", err)
 		}
 	})
-}
-
-// redactAll is a redactor that replaces the word "hunter2".
-type redactAll struct{}
-
-func (redactAll) Redact(s string) (string, map[string]int) {
-	n := strings.Count(s, "hunter2")
-	if n == 0 {
-		return s, nil
-	}
-	return strings.ReplaceAll(s, "hunter2", "[REDACTED:password]"), map[string]int{"password": n}
-}
-
-func TestObservationService_RecordsRedactionCounts(t *testing.T) {
-	ctx := context.Background()
-	db := MustOpenDB(t)
-	db.Redactor = redactAll{}
-	s := sqlite.NewObservationService(db)
-	o := &recall.Observation{Type: recall.ObsCommand, Content: "login hunter2 hunter2", Metadata: json.RawMessage(`{"tool_use_id":"t1"}`)}
-	if err := s.RecordObservations(ctx, []*recall.Observation{o}); err != nil {
-		t.Fatal(err)
-	}
-	got, _, err := s.FindObservations(ctx, recall.ObservationFilter{})
-	if err != nil || len(got) != 1 {
-		t.Fatal(got, err)
-	}
-	if strings.Contains(got[0].Content, "hunter2") {
-		t.Errorf("secret stored: %q", got[0].Content)
-	}
-	if want := `{"redacted":{"password":2},"tool_use_id":"t1"}`; string(got[0].Metadata) != want {
-		t.Errorf("metadata %s, want %s", got[0].Metadata, want)
-	}
-	orphans, err := db.Orphans(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for kind, n := range orphans {
-		if n != 0 {
-			t.Errorf("%s: %d", kind, n)
-		}
-	}
-	if err := db.QuickCheck(ctx); err != nil {
-		t.Error(err)
-	}
 }

@@ -61,6 +61,11 @@ func (a *app) sessions() *journal.Service {
 func (a *app) sessionContextBuilder() recall.ContextBuilder { return nil }
 
 // retentionSweeper is the opportunistic retention sweep run when a session
-// starts ([retention] enabled). The forgetting package provides it; until
-// it is wired here, session start sweeps nothing.
-func (a *app) retentionSweeper() journal.Sweeper { return nil }
+// starts, only with [retention] enabled = true. The forgetting package
+// provides the sweep; until it is wired here, session start sweeps nothing.
+func (a *app) retentionSweeper() journal.Sweeper {
+	if !a.cfg.Retention.Enabled {
+		return nil
+	}
+	return nil // wire the forgetting package's sweep here
+}
