@@ -10,11 +10,11 @@ import (
 type Metrics struct {
 	N       int
 	Recall  map[int]float64 // R@k for each k asked for
-	All5    float64 `json:"All@5"`
-	All10   float64 `json:"All@10"`
-	SessAny float64 `json:"SessAny@5"`
-	NDCG10  float64 `json:"NDCG@10"`
-	MRR     float64 `json:"MRR"`
+	All5    float64         `json:"All@5"`
+	All10   float64         `json:"All@10"`
+	SessAny float64         `json:"SessAny@5"`
+	NDCG10  float64         `json:"NDCG@10"`
+	MRR     float64         `json:"MRR"`
 }
 
 // Score returns one question's figures for a ranked list of dialog ids,

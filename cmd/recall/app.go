@@ -153,7 +153,7 @@ func (a *app) open(ctx context.Context) error {
 	a.store, a.cfg, a.db = loc, cfg, db
 	a.mem = sqlite.NewMemoryService(db)
 	a.obs = sqlite.NewObservationService(db)
-	a.search = a.mem
+	a.search, _ = a.searcherFor(db, a.mem, cfg)
 	return nil
 }
 
