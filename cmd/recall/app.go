@@ -36,6 +36,7 @@ type app struct {
 	mem    *sqlite.MemoryService
 	obs    *sqlite.ObservationService
 	search recall.Searcher
+	vec    *sqlite.VectorService // embeds after writes; see embedding.go
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
@@ -154,6 +155,11 @@ func (a *app) open(ctx context.Context) error {
 	a.mem = sqlite.NewMemoryService(db)
 	a.obs = sqlite.NewObservationService(db)
 	a.search = a.mem
+	if err := a.openVectors(); err != nil {
+		db.Close()
+		a.db = nil
+		return err
+	}
 	return nil
 }
 
