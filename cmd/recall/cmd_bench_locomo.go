@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/chunk"
 	"github.com/recall-mem/recall/locomo"
 	"github.com/recall-mem/recall/sqlite"
 	"github.com/spf13/cobra"
@@ -177,6 +178,12 @@ func (a *app) locomoConversation(ctx context.Context, conv *locomo.Conversation,
 	}
 	defer db.Close()
 	mem := sqlite.NewMemoryService(db)
+	e, local, err := newEmbedder(cfg.Retrieval)
+	if err != nil {
+		return nil, nil, err
+	}
+	vec := sqlite.NewVectorService(db, e, chunk.Splitter{})
+	vec.Inline = local
 	ms := make([]*recall.Memory, len(conv.Turns))
 	for i, t := range conv.Turns {
 		meta, _ := json.Marshal(map[string]any{"speaker": t.Speaker, "session": t.Session, "dia_id": t.ID})
@@ -197,7 +204,7 @@ func (a *app) locomoConversation(ctx context.Context, conv *locomo.Conversation,
 		_ = json.Unmarshal(m.Metadata, &meta)
 		dia[m.ID] = meta.DiaID
 	}
-	s, info := a.searcherFor(db, mem, cfg)
+	s, info := a.searcherFor(mem, vec, cfg)
 	now := conv.Last()
 	out := make([][]string, len(conv.Questions))
 	for qi, q := range conv.Questions {

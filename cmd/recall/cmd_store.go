@@ -17,6 +17,7 @@ func (a *app) commands() []*cobra.Command {
 		a.versionsCommand(), a.diffCommand(), a.restoreCommand(),
 		a.importCommand(), a.exportCommand(),
 		a.demoCommand(),
+		a.reindexCommand(),
 	}
 }
 
