@@ -23,6 +23,9 @@ type Searcher struct {
 	Vectors recall.VectorSearcher
 	// Memories loads vector candidates under the query's filter.
 	Memories recall.MemoryService
+	// Neighbors, when set, finds the memories recorded beside the best
+	// candidates (the turns around a matching turn).
+	Neighbors recall.NeighborFinder
 	// Now is the clock for relative time words when a query has no Now.
 	Now func() time.Time
 
@@ -46,20 +49,28 @@ type Options struct {
 	// meeting): evidence for one topic clusters in time.
 	Episode       float64
 	EpisodeWindow time.Duration
+	// Neighbor is how much a memory borrows from a top candidate recorded
+	// next to it (within NeighborRadius rows and EpisodeWindow), divided by
+	// the distance; NeighborTop candidates are expanded.
+	Neighbor       float64
+	NeighborRadius int
+	NeighborTop    int
 }
 
 // DefaultOptions are the measured defaults (docs/retrieval.md).
 func DefaultOptions() Options {
 	return Options{
-		Candidates:    100,
-		Fusion:        "rrf",
-		RRFK:          rank.DefaultRRFK,
-		TextWeight:    1,
-		VectorWeight:  1,
-		Weights:       rank.DefaultWeights(),
-		MMRLambda:     0.9,
-		Episode:       0,
-		EpisodeWindow: time.Hour,
+		Candidates:     100,
+		Fusion:         "rrf",
+		RRFK:           rank.DefaultRRFK,
+		TextWeight:     1,
+		VectorWeight:   1,
+		Weights:        rank.DefaultWeights(),
+		MMRLambda:      0.9,
+		Episode:        0,
+		EpisodeWindow:  time.Hour,
+		NeighborRadius: 2,
+		NeighborTop:    20,
 	}
 }
 
@@ -76,7 +87,7 @@ type candidate struct {
 	bm25, vector         float64
 	bm25Rank, vectorRank int
 	snippet              string
-	fused, score         float64
+	base, fused, score   float64
 	adjust               map[string]float64
 }
 
@@ -134,7 +145,12 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 	}
 	fused := s.fuse(o, cands, textIDs, vecIDs)
 	for id, f := range fused {
-		cands[id].fused = f
+		cands[id].base, cands[id].fused = f, f
+	}
+	if o.Neighbor > 0 && s.Neighbors != nil {
+		if err := s.neighborBoost(ctx, o, q.Filter, cands); err != nil {
+			return nil, err
+		}
 	}
 	if o.Episode > 0 {
 		episodeBoost(cands, o.Episode, o.EpisodeWindow)

@@ -34,6 +34,12 @@ func expOptions(o *retrieve.Options) {
 			o.VectorWeight = f
 		case "cand":
 			o.Candidates = int(f)
+		case "nb":
+			o.Neighbor = f
+		case "nbr":
+			o.NeighborRadius = int(f)
+		case "nbt":
+			o.NeighborTop = int(f)
 		case "rrfk":
 			o.RRFK = f
 		}

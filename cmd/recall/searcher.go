@@ -12,7 +12,7 @@ import (
 // 'recall bench locomo' use over a store, and describes its configuration
 // for benchmark reports.
 func (a *app) searcherFor(mem *sqlite.MemoryService, vec recall.VectorSearcher, cfg *Config) (recall.Searcher, map[string]any) {
-	s := &retrieve.Searcher{Text: mem, Memories: mem, Vectors: vec, Now: func() time.Time { return time.Now().UTC() }, Options: retrieve.DefaultOptions()}
+	s := &retrieve.Searcher{Text: mem, Memories: mem, Neighbors: mem, Vectors: vec, Now: func() time.Time { return time.Now().UTC() }, Options: retrieve.DefaultOptions()}
 	expOptions(&s.Options)
 	o := s.Options
 	return s, map[string]any{
