@@ -1,6 +1,8 @@
-// Package rank is recall's pure ranking math: fusing ranked lists,
-// adjusting scores for recency, tier, pins and confidence, and diversifying
-// with maximal marginal relevance. Nothing here touches a store.
+// Package rank ranks memories for a query. The ranking math is pure
+// functions (fusing ranked lists, adjusting for recency, tier, pins and
+// confidence, diversifying with maximal marginal relevance); Searcher
+// applies it to candidates from the store's full-text and vector indexes,
+// which it reaches only through root interfaces.
 package rank
 
 import (

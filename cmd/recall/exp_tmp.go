@@ -6,11 +6,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/recall-mem/recall/retrieve"
+	"github.com/recall-mem/recall/rank"
 )
 
 // TEMPORARY experiment knobs; removed before the final commit.
-func expOptions(o *retrieve.Options) {
+func expOptions(o *rank.Options) {
 	for _, kv := range strings.Split(os.Getenv("RECALL_EXP"), ",") {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok {
@@ -40,6 +40,12 @@ func expOptions(o *retrieve.Options) {
 			o.NeighborRadius = int(f)
 		case "nbt":
 			o.NeighborTop = int(f)
+		case "tb":
+			o.TimeBoost = f
+		case "strip":
+			o.StripTime = f > 0
+		case "recent":
+			o.Recent = f
 		case "rrfk":
 			o.RRFK = f
 		}

@@ -4,15 +4,16 @@ import (
 	"time"
 
 	"github.com/recall-mem/recall"
-	"github.com/recall-mem/recall/retrieve"
+	"github.com/recall-mem/recall/rank"
 	"github.com/recall-mem/recall/sqlite"
+	"github.com/recall-mem/recall/timeq"
 )
 
 // searcherFor builds the searcher 'recall search', 'recall context' and
 // 'recall bench locomo' use over a store, and describes its configuration
 // for benchmark reports.
 func (a *app) searcherFor(mem *sqlite.MemoryService, vec recall.VectorSearcher, cfg *Config) (recall.Searcher, map[string]any) {
-	s := &retrieve.Searcher{Text: mem, Memories: mem, Neighbors: mem, Vectors: vec, Now: func() time.Time { return time.Now().UTC() }, Options: retrieve.DefaultOptions()}
+	s := &rank.Searcher{Text: mem, Memories: mem, Neighbors: mem, Vectors: vec, Time: timeq.Parser{}, Now: func() time.Time { return time.Now().UTC() }, Options: rank.DefaultOptions()}
 	expOptions(&s.Options)
 	o := s.Options
 	return s, map[string]any{

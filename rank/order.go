@@ -1,10 +1,8 @@
-package retrieve
+package rank
 
 import (
 	"sort"
 	"time"
-
-	"github.com/recall-mem/recall/rank"
 )
 
 // order sorts candidates best first, ties broken by id.
@@ -26,12 +24,12 @@ func diversify(list []*candidate, lambda float64, limit int) []*candidate {
 	}
 	pool := list[:min(len(list), 3*limit)]
 	scores := make([]float64, len(pool))
-	terms := make([]rank.TermSet, len(pool))
+	terms := make([]TermSet, len(pool))
 	for i, c := range pool {
 		scores[i] = c.score
-		terms[i] = rank.Terms(c.m.Title + " " + c.m.Content)
+		terms[i] = Terms(c.m.Title + " " + c.m.Content)
 	}
-	picked := rank.MMR(scores, func(i, j int) float64 { return rank.Jaccard(terms[i], terms[j]) }, lambda, limit)
+	picked := MMR(scores, func(i, j int) float64 { return Jaccard(terms[i], terms[j]) }, lambda, limit)
 	out := make([]*candidate, len(picked))
 	for i, p := range picked {
 		out[i] = pool[p]

@@ -1,20 +1,18 @@
-package retrieve
+package rank
 
 import (
 	"strings"
-
-	"github.com/recall-mem/recall/rank"
 )
 
 // passageWords is the size of a passage window in a long memory.
 const passageWords = 40
 
 // queryTerms are the query's words, for passage selection.
-func queryTerms(text string) rank.TermSet { return rank.Terms(text) }
+func queryTerms(text string) TermSet { return Terms(text) }
 
 // bestPassage returns the window of content that holds the most query
 // words, or fallback (the index's own snippet) for short content.
-func bestPassage(content string, terms rank.TermSet, fallback string) string {
+func bestPassage(content string, terms TermSet, fallback string) string {
 	words := strings.Fields(content)
 	if len(words) <= passageWords {
 		if fallback != "" {
@@ -49,8 +47,8 @@ func bestPassage(content string, terms rank.TermSet, fallback string) string {
 
 // matches reports whether a content word matches a query term, allowing
 // simple inflections (deploy, deploys, deployed, deploying).
-func matches(terms rank.TermSet, word string) bool {
-	for w := range rank.Terms(word) {
+func matches(terms TermSet, word string) bool {
+	for w := range Terms(word) {
 		if _, ok := terms[w]; ok {
 			return true
 		}

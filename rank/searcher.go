@@ -1,8 +1,4 @@
-// Package retrieve is recall's hybrid searcher: full-text (BM25) and vector
-// candidates fused by reciprocal rank, adjusted for recency, tier, pins,
-// confidence and status, then diversified so near-duplicates do not crowd
-// the top. It depends on the store only through the root interfaces.
-package retrieve
+package rank
 
 import (
 	"context"
@@ -11,11 +7,13 @@ import (
 	"time"
 
 	"github.com/recall-mem/recall"
-	"github.com/recall-mem/recall/rank"
 )
 
-// Searcher implements recall.Searcher over a text index and, optionally, a
-// vector index.
+// Searcher is recall's hybrid searcher: full-text (BM25) and vector
+// candidates fused, adjusted for recency, tier, pins, confidence and
+// status, then diversified so near-duplicates do not crowd the top. It
+// reaches the store only through root interfaces, so it runs the same over
+// SQLite, a remote store or test fakes.
 type Searcher struct {
 	// Text returns BM25-ranked candidates (the store's full-text search).
 	Text recall.Searcher
@@ -26,6 +24,8 @@ type Searcher struct {
 	// Neighbors, when set, finds the memories recorded beside the best
 	// candidates (the turns around a matching turn).
 	Neighbors recall.NeighborFinder
+	// Time reads time expressions in queries; nil: none are read.
+	Time recall.TimeParser
 	// Now is the clock for relative time words when a query has no Now.
 	Now func() time.Time
 
@@ -41,7 +41,7 @@ type Options struct {
 	RRFK         float64 // reciprocal-rank-fusion constant
 	TextWeight   float64 // weight of the BM25 list in fusion
 	VectorWeight float64 // weight of the vector list in fusion
-	Weights      rank.Weights
+	Weights      Weights
 	// MMRLambda trades relevance (1) against novelty (0); 1 turns MMR off.
 	MMRLambda float64
 	// Episode is how much a memory borrows from the best other candidate
@@ -55,6 +55,16 @@ type Options struct {
 	Neighbor       float64
 	NeighborRadius int
 	NeighborTop    int
+	// TimeBoost multiplies the score of memories inside a time window the
+	// query names by 1 + TimeBoost; words such as "in May 2023" do not
+	// exclude other memories (the flags --since and --until do).
+	TimeBoost float64
+	// StripTime removes the time expressions from the text query.
+	StripTime bool
+	// Recent replaces Weights.Recency and Weights.HalfLife when the query
+	// asks for recent memories ("recently", "latest").
+	Recent         float64
+	RecentHalfLife time.Duration
 }
 
 // DefaultOptions are the measured defaults (docs/retrieval.md).
@@ -62,15 +72,19 @@ func DefaultOptions() Options {
 	return Options{
 		Candidates:     100,
 		Fusion:         "rrf",
-		RRFK:           rank.DefaultRRFK,
+		RRFK:           DefaultRRFK,
 		TextWeight:     1,
 		VectorWeight:   1,
-		Weights:        rank.DefaultWeights(),
+		Weights:        DefaultWeights(),
 		MMRLambda:      0.9,
 		Episode:        0,
 		EpisodeWindow:  time.Hour,
 		NeighborRadius: 2,
 		NeighborTop:    20,
+		TimeBoost:      0.5,
+		StripTime:      true,
+		Recent:         0.5,
+		RecentHalfLife: 30 * 24 * time.Hour,
 	}
 }
 
@@ -118,27 +132,32 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 	if text == "" {
 		return nil, nil
 	}
+	intent := recall.TimeIntent{Text: text}
+	if s.Time != nil {
+		intent = s.Time.ParseTime(text, now)
+	}
+	if o.StripTime {
+		text = intent.Text
+	}
 	cands := map[string]*candidate{}
 	var textIDs, vecIDs []string
 	if mode != recall.ModeVector {
-		hits, err := s.Text.Search(ctx, recall.SearchQuery{Text: text, Filter: q.Filter, Limit: max(o.Candidates, limit), Now: now})
-		if err != nil {
+		var err error
+		if textIDs, err = s.textCandidates(ctx, text, q.Filter, intent, max(o.Candidates, limit), cands); err != nil {
 			return nil, err
 		}
-		for i, h := range hits {
-			c := &candidate{m: h.Memory, bm25: h.Score, bm25Rank: i + 1, snippet: h.Snippet}
-			cands[h.Memory.ID] = c
-			textIDs = append(textIDs, h.Memory.ID)
-		}
 	}
-	note := ""
+	var notes []string
+	if len(intent.Found) > 0 {
+		notes = append(notes, "time: "+describe(intent))
+	}
 	if mode != recall.ModeBM25 {
 		ids, err := s.vectorCandidates(ctx, text, q.Filter, max(o.Candidates, limit), cands)
 		switch {
 		case err == nil:
 			vecIDs = ids
 		case recall.ErrorCode(err) == recall.EUNAVAILABLE && mode == recall.ModeHybrid:
-			note = "vector search unavailable (" + recall.ErrorMessage(err) + "); ranked by full text only"
+			notes = append(notes, "vector search unavailable ("+recall.ErrorMessage(err)+"); ranked by full text only")
 		default:
 			return nil, err
 		}
@@ -155,9 +174,17 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 	if o.Episode > 0 {
 		episodeBoost(cands, o.Episode, o.EpisodeWindow)
 	}
+	w := o.Weights
+	if intent.Recent {
+		w.Recency, w.HalfLife = o.Recent, o.RecentHalfLife
+	}
 	list := make([]*candidate, 0, len(cands))
 	for _, c := range cands {
-		c.score, c.adjust = rank.Adjust(c.fused, c.m, now, o.Weights)
+		c.score, c.adjust = Adjust(c.fused, c.m, now, w)
+		if o.TimeBoost > 0 && intent.HasWindow() && inWindow(c.m.OccurredAt, intent) {
+			c.score *= 1 + o.TimeBoost
+			c.adjust["time_window"] = 1 + o.TimeBoost
+		}
 		list = append(list, c)
 	}
 	list = order(list)
@@ -168,7 +195,7 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 		h := &recall.SearchHit{Memory: c.m, Score: c.score, Snippet: bestPassage(c.m.Content, terms, c.snippet)}
 		if q.Explain {
 			h.Explain = &recall.HitExplain{BM25: c.bm25, BM25Rank: c.bm25Rank, Vector: c.vector, VectorRank: c.vectorRank,
-				Fused: c.fused, Adjustments: c.adjust, Note: note}
+				Fused: c.fused, Adjustments: c.adjust, Note: strings.Join(notes, "; ")}
 		}
 		out = append(out, h)
 	}
@@ -231,13 +258,13 @@ func (s *Searcher) vectorCandidates(ctx context.Context, text string, f recall.M
 // fuse combines the text and vector lists into one score per candidate.
 func (s *Searcher) fuse(o Options, cands map[string]*candidate, textIDs, vecIDs []string) map[string]float64 {
 	if o.Fusion != "score" {
-		return rank.RRF(o.RRFK, rank.List{IDs: textIDs, Weight: o.TextWeight}, rank.List{IDs: vecIDs, Weight: o.VectorWeight})
+		return RRF(o.RRFK, List{IDs: textIDs, Weight: o.TextWeight}, List{IDs: vecIDs, Weight: o.VectorWeight})
 	}
 	bm, vec := map[string]float64{}, map[string]float64{}
 	for id, c := range cands {
 		bm[id], vec[id] = c.bm25, c.vector
 	}
-	bm, vec = rank.Normalize(bm), rank.Normalize(vec)
+	bm, vec = Normalize(bm), Normalize(vec)
 	out := map[string]float64{}
 	for id := range cands {
 		out[id] = o.TextWeight*bm[id] + o.VectorWeight*vec[id]
