@@ -8,72 +8,69 @@ import (
 	"github.com/recall-mem/recall"
 )
 
-// bytesPerToken estimates tokens for the fallback context only; the
-// context builder counts real tokens.
-const bytesPerToken = 4
-
 // bootstrap returns the context shown to the agent when a session starts:
-// the context builder's pack when one is set, else pinned memories and
-// the hot sessions, newest first. Problems found by the heartbeat come
-// first so the agent can act on them.
-func (s *Service) bootstrap(ctx context.Context, sessions []*recall.Session, pins []*recall.Memory, rep *recall.SessionStartReport) string {
-	var b strings.Builder
-	if len(rep.Problems) > 0 {
-		b.WriteString("## recall heartbeat\n\n")
+// the context builder's pack, whose sections include the heartbeat's
+// findings when Findings is one of them. Without a builder the findings
+// are listed as they are.
+func (s *Service) bootstrap(ctx context.Context, rep *recall.SessionStartReport) string {
+	s.findings = rep.Problems
+	if s.Context == nil {
+		var b strings.Builder
 		for _, p := range rep.Problems {
-			b.WriteString("- " + p + "\n")
+			b.WriteString("- " + oneLine(p) + "\n")
 		}
-		b.WriteString("\n")
+		return b.String()
 	}
 	budget := s.Budget
 	if budget <= 0 {
 		budget = 2000
 	}
-	if s.Context != nil {
-		req := recall.ContextRequest{Budget: max(budget-len(b.String())/bytesPerToken, 1), Now: s.now()}
-		if rep.Session != nil && rep.Session.Project != "" {
-			p := rep.Session.Project
-			req.Filter.Project = &p
-		}
-		if pack, err := s.Context.BuildContext(ctx, req); err == nil {
-			return b.String() + pack.Text
-		} else {
-			b.WriteString(fmt.Sprintf("- Context builder failed: %v.\n\n", err))
-		}
-	}
-	if len(pins) > 0 {
-		b.WriteString("## Pinned (core memory)\n\n")
-		for _, m := range pins {
-			b.WriteString("- " + oneLine(m.Title+": "+m.Content) + "\n")
-		}
-		b.WriteString("\n")
-	}
-	wrote := false
-	for _, x := range sessions {
-		if x.State == "cold" || x.Summary == "" || rep.Session != nil && x.ID == rep.Session.ID {
-			continue
-		}
-		if !wrote {
-			b.WriteString("## Recent sessions\n\n")
-			wrote = true
-		}
-		line := fmt.Sprintf("- %s: %s", x.StartedAt.UTC().Format(dateLayout), oneLine(x.Summary))
-		if x.Learned != "" {
-			line += " Learned: " + oneLine(x.Learned)
-		}
-		b.WriteString(line + "\n")
-	}
-	return cut(b.String(), budget*bytesPerToken)
-}
-
-// cut keeps whole lines of text within limit bytes.
-func cut(text string, limit int) string {
-	if len(text) <= limit {
-		return text
-	}
-	i := strings.LastIndexByte(text[:limit], '\n')
-	if i < 0 {
+	// Core memory belongs to every project, so the request is not narrowed
+	// to the session's project.
+	pack, err := s.Context.BuildContext(ctx, recall.ContextRequest{Budget: budget, Now: s.now()})
+	if err != nil {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("Cannot assemble the context: %v.", err))
 		return ""
 	}
-	return text[:i+1]
+	return pack.Text
+}
+
+// Findings is a context source (the Fetch of a pack section, best placed
+// first): the problems the heartbeat of the starting session found, so
+// that the agent can act on them.
+func (s *Service) Findings(context.Context, recall.ContextRequest) ([]recall.ContextItem, error) {
+	items := make([]recall.ContextItem, 0, len(s.findings))
+	for _, p := range s.findings {
+		items = append(items, recall.ContextItem{Kind: "finding", Text: oneLine(p)})
+	}
+	return items, nil
+}
+
+// RecentSessions returns a context source (the Fetch of a pack section)
+// listing the hot sessions that have a summary, newest first, one item
+// each: what was done and what was learned.
+func RecentSessions(store recall.SessionService) func(ctx context.Context, req recall.ContextRequest) ([]recall.ContextItem, error) {
+	return func(ctx context.Context, _ recall.ContextRequest) ([]recall.ContextItem, error) {
+		all, err := store.FindSessions(ctx, 50)
+		if err != nil {
+			return nil, err
+		}
+		var items []recall.ContextItem
+		for _, x := range all {
+			if x.State == "cold" || x.Summary == "" {
+				continue
+			}
+			items = append(items, recall.ContextItem{ID: x.ID, Kind: "session", Title: x.ID, Text: sessionLine(x)})
+		}
+		return items, nil
+	}
+}
+
+// sessionLine is a session in one line of context.
+func sessionLine(x *recall.Session) string {
+	line := x.StartedAt.UTC().Format(dateLayout) + ": " + oneLine(x.Summary)
+	if x.Learned != "" {
+		line += " Learned: " + oneLine(x.Learned)
+	}
+	return line
 }

@@ -29,9 +29,9 @@ type Service struct {
 	Memories recall.MemoryService
 	// Dir is the memory/ directory that holds the views.
 	Dir string
-	// Context, when set, assembles the bootstrap context within Budget
-	// tokens; otherwise pinned memories and recent sessions are shown,
-	// cut to about Budget tokens.
+	// Context assembles the bootstrap context within Budget tokens (the
+	// pack package's builder, with Findings and RecentSessions among its
+	// sections); without it the context lists the heartbeat's findings.
 	Context recall.ContextBuilder
 	Budget  int
 	// Sweeper, when set, runs an opportunistic retention sweep on start.
@@ -39,6 +39,8 @@ type Service struct {
 	// Checker, when set, runs a quick integrity check on start.
 	Checker Checker
 	Now     func() time.Time
+
+	findings []string // the current heartbeat's problems, for Findings
 }
 
 var _ recall.SessionService = (*Service)(nil)
@@ -89,7 +91,7 @@ func (s *Service) StartSession(ctx context.Context, in *recall.Session) (*recall
 	} else if err := s.writeViews(sessions, pins); err != nil {
 		rep.Problems = append(rep.Problems, fmt.Sprintf("Cannot write %s: %v.", s.Dir, err))
 	}
-	rep.Context = s.bootstrap(ctx, sessions, pins, rep)
+	rep.Context = s.bootstrap(ctx, rep)
 	return rep, nil
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/journal"
+	"github.com/recall-mem/recall/pack"
 	"github.com/recall-mem/recall/sqlite"
 )
 
@@ -32,8 +33,12 @@ func newService(t *testing.T, clock *time.Time) (*journal.Service, *sqlite.DB) {
 	})
 	store := sqlite.NewSessionService(db)
 	store.HotSessions = 2
-	return &journal.Service{Store: store, Memories: sqlite.NewMemoryService(db), Dir: filepath.Join(dir, "memory"),
-		Checker: db, Budget: 500, Now: func() time.Time { return *clock }}, db
+	mem := sqlite.NewMemoryService(db)
+	s := &journal.Service{Store: store, Memories: mem, Dir: filepath.Join(dir, "memory"),
+		Checker: db, Budget: 500, Now: func() time.Time { return *clock }}
+	s.Context = pack.NewBuilder(pack.Section{Name: "heartbeat", Title: "recall heartbeat", Fetch: s.Findings},
+		pack.Pinned(mem), pack.Section{Name: "sessions", Title: "Recent sessions", Fetch: journal.RecentSessions(store)})
+	return s, db
 }
 
 func read(t *testing.T, path string) string {
@@ -95,7 +100,7 @@ func TestService_Lifecycle(t *testing.T) {
 		if pinned := read(t, filepath.Join(s.Dir, journal.PinnedFile)); !strings.Contains(pinned, "## Deploy rule\n\nDeploys go through staging.") {
 			t.Errorf("PINNED.md:\n%s", pinned)
 		}
-		for _, want := range []string{"Deploy rule: Deploys go through staging.", "Did thing 4", "Did thing 3"} {
+		for _, want := range []string{"## Pinned core\n- Deploy rule: Deploys go through staging.", "## Recent sessions\n- February 02, 2026: Did thing 4 Learned: lesson s4\n- February 01, 2026: Did thing 3"} {
 			if !strings.Contains(rep.Context, want) {
 				t.Errorf("context lacks %q:\n%s", want, rep.Context)
 			}
@@ -125,17 +130,21 @@ func TestService_ContextBudget(t *testing.T) {
 	ctx := context.Background()
 	clock := time.Date(2026, 1, 30, 9, 0, 0, 0, time.UTC)
 	s, _ := newService(t, &clock)
-	s.Budget = 20
-	for i := 0; i < 2; i++ {
+	s.Budget = 60
+	for i := 0; i < 3; i++ {
 		id := fmt.Sprintf("s%d", i)
 		s.StartSession(ctx, &recall.Session{ID: id})
-		s.EndSession(ctx, recall.SessionEnd{ID: id, Summary: strings.Repeat("long summary words ", 10)})
+		s.EndSession(ctx, recall.SessionEnd{ID: id, Summary: strings.Repeat("long summary words ", 5)})
 	}
+	os.WriteFile(filepath.Join(s.Dir, journal.RecentFile), []byte("edited by hand\n"), 0o600)
 	rep, err := s.StartSession(ctx, &recall.Session{ID: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Context) > 20*4 {
-		t.Errorf("context is %d bytes, over the budget:\n%s", len(rep.Context), rep.Context)
+	if !strings.HasPrefix(rep.Context, "## recall heartbeat\n- ") || !strings.Contains(rep.Context, "RECENT.md was changed outside recall") {
+		t.Errorf("heartbeat findings missing:\n%s", rep.Context)
+	}
+	if tokens := (&pack.Tokenizer{}).Count(rep.Context); tokens > 60 {
+		t.Errorf("context is %d tokens for a budget of 60:\n%s", tokens, rep.Context)
 	}
 }

@@ -40,6 +40,8 @@ type DB struct {
 
 	write *sql.DB // one connection: SQLite has one writer at a time anyway
 	read  *sql.DB // a pool of query-only connections
+
+	vectors *VectorService // set by NewVectorService; embeds after each write
 }
 
 // NewDB returns a store for the database file at path; call Open next.
@@ -137,6 +139,8 @@ type Tx struct {
 	*sql.Tx
 	db  *DB
 	now time.Time
+
+	queued []string // memories enqueued for embedding by this transaction
 }
 
 // beginWrite starts an immediate transaction on the writer. SQLite waits
@@ -174,6 +178,9 @@ func (db *DB) update(ctx context.Context, fn func(tx *Tx) error) error {
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)
+	}
+	if len(tx.queued) > 0 && db.vectors != nil {
+		db.vectors.afterCommit(ctx, tx.queued)
 	}
 	return nil
 }

@@ -36,6 +36,7 @@ type app struct {
 	mem    *sqlite.MemoryService
 	obs    *sqlite.ObservationService
 	search recall.Searcher
+	vec    *sqlite.VectorService // embeds after writes; see embedding.go
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
@@ -156,7 +157,12 @@ func (a *app) open(ctx context.Context) error {
 	a.store, a.cfg, a.db = loc, cfg, db
 	a.mem = sqlite.NewMemoryService(db)
 	a.obs = sqlite.NewObservationService(db)
-	a.search = a.mem
+	if err := a.openVectors(); err != nil {
+		db.Close()
+		a.db = nil
+		return err
+	}
+	a.search, _ = a.searcherFor(a.mem, a.vectors(), cfg)
 	return nil
 }
 

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"path/filepath"
 	"time"
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/journal"
+	"github.com/recall-mem/recall/pack"
 	"github.com/recall-mem/recall/redact"
 	"github.com/recall-mem/recall/sqlite"
 )
@@ -42,23 +44,51 @@ func (a *app) sessionStore() *sqlite.SessionService {
 
 // sessions is the session lifecycle over the open store.
 func (a *app) sessions() *journal.Service {
-	return &journal.Service{
+	j := &journal.Service{
 		Store:    a.sessionStore(),
 		Memories: a.mem,
 		Dir:      a.memoryDir(),
-		Context:  a.sessionContextBuilder(),
 		Budget:   a.cfg.Hook.ContextTokens,
 		Sweeper:  a.retentionSweeper(),
 		Checker:  a.db,
 		Now:      a.now,
 	}
+	j.Context = a.sessionContextBuilder(j)
+	return j
 }
 
-// sessionContextBuilder assembles the bootstrap context of a session.
-// Until the ranking package's builder is wired here (return
-// a.contextBuilder()), the journal shows pinned memories and recent
-// sessions within the budget.
-func (a *app) sessionContextBuilder() recall.ContextBuilder { return nil }
+// sessionContextBuilder assembles the bootstrap context of a session: the
+// heartbeat's findings first, then the sections of `recall context`
+// (pinned core, working set, recent sessions, and whatever other areas add
+// there), all within one budget.
+func (a *app) sessionContextBuilder(j *journal.Service) recall.ContextBuilder {
+	heartbeat := pack.Section{Name: "heartbeat", Title: "recall heartbeat", Fetch: j.Findings}
+	sections := append([]pack.Section{heartbeat}, a.contextSections()...)
+	return bytesFirst{
+		cheap: &pack.Builder{Sections: sections, Tokens: byteCounter{}},
+		exact: pack.NewBuilder(sections...),
+	}
+}
+
+// byteCounter counts bytes: an upper bound on BPE tokens (every token
+// stands for at least one byte) that costs nothing to compute.
+type byteCounter struct{}
+
+func (byteCounter) Count(text string) int { return len(text) }
+
+// bytesFirst packs with byte counts first and with the real tokenizer only
+// when something did not fit. Loading the o200k vocabulary costs a hook
+// process 20-40 ms of CPU; a session's bootstrap context usually fits its
+// budget even counted in bytes, and then it fits in tokens too.
+type bytesFirst struct{ cheap, exact *pack.Builder }
+
+func (b bytesFirst) BuildContext(ctx context.Context, req recall.ContextRequest) (*recall.ContextPack, error) {
+	p, err := b.cheap.BuildContext(ctx, req)
+	if err != nil || p.Dropped == 0 {
+		return p, err
+	}
+	return b.exact.BuildContext(ctx, req)
+}
 
 // retentionSweeper is the opportunistic retention sweep run when a session
 // starts, only with [retention] enabled = true. The forgetting package

@@ -17,18 +17,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// captureBenchCommand is the "bench" parent with the capture benchmark.
-// Other areas add their benchmarks (locomo, scale) as siblings of "hook".
-func (a *app) captureBenchCommand() *cobra.Command {
-	c := &cobra.Command{
-		Use:   "bench",
-		Short: "Measure recall (quality and speed) and print figures",
-		Args:  cobra.NoArgs,
-	}
-	c.AddCommand(a.benchHookCommand())
-	return c
-}
-
 // latencies summarises wall times in milliseconds, and the CPU time
 // (user + system) of the processes, which a busy machine inflates less.
 type latencies struct {

@@ -35,6 +35,12 @@ type RetrievalConfig struct {
 	Endpoint  string `toml:"endpoint"`
 	Model     string `toml:"model"`
 	APIKeyEnv string `toml:"api_key_env"`
+	ModelPath string `toml:"model_path"` // model2vec: directory with model.safetensors and tokenizer.json
+	// Dimensions asks an OpenAI-compatible provider for this many
+	// dimensions (models that support it); 0 takes the model's own.
+	Dimensions     int `toml:"dimensions"`
+	BatchSize      int `toml:"batch_size"`      // texts per embedding request
+	TimeoutSeconds int `toml:"timeout_seconds"` // per embedding request
 }
 
 // RetentionConfig configures type-aware retention sweeps (seed 003).

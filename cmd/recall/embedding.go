@@ -1,0 +1,58 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/chunk"
+	"github.com/recall-mem/recall/embed"
+	"github.com/recall-mem/recall/sqlite"
+)
+
+// newEmbedder builds the embedder [retrieval] names. It reports whether the
+// embedder is local (fast and always there), which decides whether writes
+// embed inline or leave it to the queue.
+func newEmbedder(cfg RetrievalConfig) (e recall.Embedder, local bool, err error) {
+	switch strings.ToLower(cfg.Embedder) {
+	case "", "builtin":
+		return embed.NewHashing(0), true, nil
+	case "none":
+		return embed.None{}, true, nil
+	}
+	return nil, false, recall.Errorf(recall.EINVALID, "Unknown embedder %q in [retrieval] embedder: use builtin, openai, model2vec or none.", cfg.Embedder)
+}
+
+// openVectors attaches the vector service to the open store, so that every
+// write is embedded (inline for a local embedder, through the queue for a
+// remote one).
+func (a *app) openVectors() error {
+	e, local, err := newEmbedder(a.cfg.Retrieval)
+	if err != nil {
+		return err
+	}
+	vs := sqlite.NewVectorService(a.db, e, chunk.Splitter{})
+	vs.Inline = local
+	if a.cfg.Retrieval.BatchSize > 0 {
+		vs.BatchSize = a.cfg.Retrieval.BatchSize
+	}
+	reported := false
+	vs.OnError = func(err error) {
+		if !reported { // once per process: a provider that is down fails every batch
+			reported = true
+			fmt.Fprintf(a.stderr, "recall: embedding deferred (memories stay queued; `recall reindex` catches up): %s\n", recall.ErrorMessage(err))
+		}
+	}
+	a.vec = vs
+	return nil
+}
+
+// vectors is the vector searcher for the ranking code: nil before open.
+func (a *app) vectors() recall.VectorSearcher { return a.vec }
+
+// isTerminal reports whether f is a terminal, for progress bars.
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

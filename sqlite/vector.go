@@ -1,0 +1,219 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/recall-mem/recall"
+)
+
+// Keys in store_meta naming the embedding model the stored vectors use.
+const (
+	metaVectorModel = "vector_model"
+	metaVectorDim   = "vector_dim"
+)
+
+// DefaultEmbedBatch is how many passages go to the embedder at once.
+const DefaultEmbedBatch = 64
+
+// VectorService embeds memories and searches their passages by vector. It
+// keeps an exact in-memory index, built on the first search and refreshed
+// incrementally before each one, so that writes by this process and by
+// others are seen.
+type VectorService struct {
+	db *DB
+
+	// Embedder turns passages into vectors; nil or a zero dimension means
+	// vector search is unavailable.
+	Embedder recall.Embedder
+	// Chunker splits content into passages; nil means one passage per memory.
+	Chunker recall.Chunker
+	// Inline embeds the memories a write enqueued right after it commits.
+	// Set it for local embedders only: a remote one would slow writes, so
+	// its queue is drained by Run, DrainQueue and Reindex instead.
+	Inline bool
+	// BatchSize is the number of passages per Embed call; 0 means
+	// DefaultEmbedBatch.
+	BatchSize int
+	// Interval is how often Run drains the queue; 0 turns the loop off.
+	Interval time.Duration
+	// OnError, when set, receives errors of background embedding (after a
+	// write, in Run) that have no caller to return to. The memories stay
+	// queued.
+	OnError func(error)
+
+	mu    sync.Mutex // serialises index refreshes
+	index *vectorIndex
+}
+
+var _ recall.VectorSearcher = (*VectorService)(nil)
+
+// NewVectorService returns a VectorService over db and attaches it, so that
+// db's writes call it after they commit.
+func NewVectorService(db *DB, e recall.Embedder, c recall.Chunker) *VectorService {
+	s := &VectorService{db: db, Embedder: e, Chunker: c}
+	db.vectors = s
+	return s
+}
+
+func (s *VectorService) batchSize() int {
+	if s.BatchSize > 0 {
+		return s.BatchSize
+	}
+	return DefaultEmbedBatch
+}
+
+func (s *VectorService) report(err error) {
+	if err != nil && s.OnError != nil {
+		s.OnError(err)
+	}
+}
+
+// embedder returns the configured embedder, or EUNAVAILABLE when there is
+// none.
+func (s *VectorService) embedder() (recall.Embedder, error) {
+	if s.Embedder == nil || s.Embedder.Dim() <= 0 {
+		return nil, recall.Errorf(recall.EUNAVAILABLE, "No embedder is configured ([retrieval] embedder = \"none\"): set it to builtin, openai or model2vec in config.toml, then run `recall reindex`.")
+	}
+	return s.Embedder, nil
+}
+
+// storedModel returns the model and dimension of the stored vectors, or ""
+// when nothing has been embedded yet.
+func (s *VectorService) storedModel(ctx context.Context, q querier) (string, int, error) {
+	var model string
+	var dim int
+	err := q.QueryRowContext(ctx, `SELECT
+		COALESCE((SELECT value FROM store_meta WHERE key = ?), ''),
+		COALESCE((SELECT CAST(value AS INTEGER) FROM store_meta WHERE key = ?), 0)`, metaVectorModel, metaVectorDim).Scan(&model, &dim)
+	if err != nil {
+		return "", 0, fmt.Errorf("vector model: %w", err)
+	}
+	return model, dim, nil
+}
+
+// checkModel returns EUNAVAILABLE when the stored vectors were made by
+// another model than the configured one.
+func (s *VectorService) checkModel(ctx context.Context, q querier, e recall.Embedder) error {
+	model, dim, err := s.storedModel(ctx, q)
+	if err != nil {
+		return err
+	}
+	if model == "" || (model == e.Model() && dim == e.Dim()) {
+		return nil
+	}
+	from, to := model, e.Model()
+	if model == e.Model() {
+		from, to = fmt.Sprintf("%s (%d dimensions)", model, dim), fmt.Sprintf("%s (%d dimensions)", to, e.Dim())
+	}
+	return recall.Errorf(recall.EUNAVAILABLE, "Embedding model changed from %s to %s: run `recall reindex`.", from, to)
+}
+
+func setStoredModel(ctx context.Context, tx *Tx, e recall.Embedder) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO store_meta (key, value) VALUES (?, ?), (?, ?)
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+		metaVectorModel, e.Model(), metaVectorDim, fmt.Sprint(e.Dim()))
+	if err != nil {
+		return fmt.Errorf("set vector model: %w", err)
+	}
+	return nil
+}
+
+// SearchVectors returns the k memories with the passages nearest to text,
+// one hit per memory (its best passage), best first. Returns EUNAVAILABLE
+// when no embedder is configured, when it cannot be reached, or when the
+// stored vectors come from another model.
+func (s *VectorService) SearchVectors(ctx context.Context, text string, k int) ([]recall.VectorHit, error) {
+	e, err := s.embedder()
+	if err != nil {
+		return nil, err
+	}
+	if k <= 0 {
+		k = 10
+	}
+	if !s.Inline {
+		// A remote provider's queue is drained a little on each search, so
+		// that recent memories become findable without a server running.
+		s.report(s.DrainQueue(ctx, opportunisticBudget))
+	}
+	idx, err := s.refresh(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	vs, err := e.Embed(ctx, []string{text})
+	if err != nil {
+		return nil, err
+	}
+	if len(vs) != 1 || len(vs[0]) != e.Dim() {
+		return nil, recall.Errorf(recall.EUNAVAILABLE, "The embedder returned a vector of the wrong size for the query: check [retrieval] model, then run `recall reindex`.")
+	}
+	return idx.search(vs[0], k), nil
+}
+
+// opportunisticBudget bounds the queue draining a search does.
+const opportunisticBudget = 300 * time.Millisecond
+
+// refresh brings the in-memory index up to date with the store and returns
+// it. It loads only what changed since the last refresh.
+func (s *VectorService) refresh(ctx context.Context, e recall.Embedder) (*vectorIndex, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	tx, err := s.db.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("vector refresh: %w", err)
+	}
+	defer tx.Rollback()
+	if err := s.checkModel(ctx, tx, e); err != nil {
+		return nil, err
+	}
+	if s.index == nil || s.index.model != e.Model() || s.index.dim != e.Dim() {
+		s.index = newVectorIndex(e.Model(), e.Dim())
+	}
+	if err := s.index.refresh(ctx, tx); err != nil {
+		return nil, fmt.Errorf("vector refresh: %w", err)
+	}
+	return s.index, nil
+}
+
+// VectorStats describes the state of the vectors in a store.
+type VectorStats struct {
+	Model       string `json:"model"`        // the configured embedder
+	StoredModel string `json:"stored_model"` // the model of the stored vectors
+	Memories    int    `json:"memories"`
+	Embedded    int    `json:"embedded"` // memories whose current version has vectors of the configured model
+	Vectors     int    `json:"vectors"`  // passages with vectors
+	Queued      int    `json:"queued"`
+	Failing     int    `json:"failing"` // queued memories whose last attempt failed
+	LastError   string `json:"last_error,omitempty"`
+}
+
+// Stats counts memories, vectors and the queue.
+func (s *VectorService) Stats(ctx context.Context) (*VectorStats, error) {
+	st := &VectorStats{}
+	if s.Embedder != nil {
+		st.Model = s.Embedder.Model()
+	}
+	var err error
+	if st.StoredModel, _, err = s.storedModel(ctx, s.db.read); err != nil {
+		return nil, err
+	}
+	err = s.db.read.QueryRowContext(ctx, `SELECT
+		(SELECT COUNT(*) FROM memories),
+		(SELECT COUNT(*) FROM memories m WHERE EXISTS (SELECT 1 FROM memory_vectors v
+			WHERE v.memory_id = m.id AND v.chunk = 0 AND v.model = ? AND v.version = m.version)),
+		(SELECT COUNT(*) FROM memory_vectors),
+		(SELECT COUNT(*) FROM embed_queue),
+		(SELECT COUNT(*) FROM embed_queue WHERE last_error != ''),
+		COALESCE((SELECT last_error FROM embed_queue WHERE last_error != '' ORDER BY queued_at DESC LIMIT 1), '')`,
+		st.Model).Scan(&st.Memories, &st.Embedded, &st.Vectors, &st.Queued, &st.Failing, &st.LastError)
+	if errors.Is(err, sql.ErrNoRows) {
+		return st, nil
+	} else if err != nil {
+		return nil, fmt.Errorf("vector stats: %w", err)
+	}
+	return st, nil
+}
