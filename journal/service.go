@@ -17,6 +17,12 @@ type Sweeper interface {
 	Sweep(ctx context.Context, now time.Time) (int, error)
 }
 
+// SweepFunc adapts a function to Sweeper.
+type SweepFunc func(ctx context.Context, now time.Time) (int, error)
+
+// Sweep calls f.
+func (f SweepFunc) Sweep(ctx context.Context, now time.Time) (int, error) { return f(ctx, now) }
+
 // Checker verifies the store quickly, cheap enough for every session start.
 type Checker interface {
 	QuickCheck(ctx context.Context) error

@@ -148,3 +148,26 @@ func TestService_ContextBudget(t *testing.T) {
 		t.Errorf("context is %d tokens for a budget of 60:\n%s", tokens, rep.Context)
 	}
 }
+
+func TestService_Sweep(t *testing.T) {
+	ctx := context.Background()
+	clock := time.Date(2026, 1, 30, 9, 0, 0, 0, time.UTC)
+	s, _ := newService(t, &clock)
+	var swept time.Time
+	s.Sweeper = journal.SweepFunc(func(_ context.Context, now time.Time) (int, error) { swept = now; return 7, nil })
+	rep, err := s.StartSession(ctx, &recall.Session{ID: "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Swept != 7 || !swept.Equal(clock) {
+		t.Errorf("swept %d at %v", rep.Swept, swept)
+	}
+	s.Sweeper = journal.SweepFunc(func(context.Context, time.Time) (int, error) { return 0, fmt.Errorf("disk full") })
+	rep, err = s.StartSession(ctx, &recall.Session{ID: "b"})
+	if err != nil {
+		t.Fatal("a failing sweep stopped the session:", err)
+	}
+	if len(rep.Problems) == 0 || !strings.Contains(rep.Problems[0], "disk full") || !strings.Contains(rep.Context, "disk full") {
+		t.Errorf("sweep failure not reported: %+v", rep)
+	}
+}

@@ -97,5 +97,8 @@ func (a *app) retentionSweeper() journal.Sweeper {
 	if !a.cfg.Retention.Enabled {
 		return nil
 	}
-	return nil // wire the forgetting package's sweep here
+	// Wire the forgetting package's sweep here, e.g.:
+	//   return journal.SweepFunc(func(ctx context.Context, _ time.Time) (int, error) {
+	//       return a.opportunisticSweep(ctx, a.stderr), nil })
+	return nil
 }
