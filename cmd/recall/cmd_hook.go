@@ -140,9 +140,9 @@ func (a *app) hookLog(p *hook.Payload, err error) {
 	if p != nil {
 		event = p.Event + " " + p.SessionID
 	}
-	line := fmt.Sprintf("%s %s: %v\n", time.Now().UTC().Format(time.RFC3339), event, err)
+	line := fmt.Sprintf("%s %s: %v\n", a.now().Format(time.RFC3339), event, err)
 	if recall.ErrorCode(err) != recall.EINTERNAL {
-		line = fmt.Sprintf("%s %s: %s\n", time.Now().UTC().Format(time.RFC3339), event, recall.ErrorMessage(err))
+		line = fmt.Sprintf("%s %s: %s\n", a.now().Format(time.RFC3339), event, recall.ErrorMessage(err))
 	}
 	if dir == "" || os.MkdirAll(dir, 0o700) != nil {
 		fmt.Fprint(a.stderr, "recall hook: "+line)
