@@ -63,18 +63,7 @@ func (db *DB) clean(m *recall.Memory) error {
 	if strings.TrimSpace(m.Content) == "" && m.Title == "" {
 		return recall.Errorf(recall.EINVALID, "Empty memory: give some content (a file, stdin or text) or a title.")
 	}
-	var counts map[string]int
-	m.Title, counts = db.redactCount(m.Title, counts)
-	m.Content, counts = db.redactCount(m.Content, counts)
-	m.Context, counts = db.redactCount(m.Context, counts)
-	if len(counts) > 0 {
-		meta, err := withRedactionCounts(m.Metadata, counts)
-		if err != nil {
-			return err
-		}
-		m.Metadata = meta
-	}
-	return nil
+	return db.redactFields(&m.Metadata, &m.Title, &m.Content, &m.Context)
 }
 
 func validateTierStatus(tier, status string) error {

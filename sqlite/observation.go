@@ -65,32 +65,35 @@ func (db *DB) cleanObservation(o *recall.Observation) error {
 	if len(o.Content) > db.maxContent() {
 		return recall.Errorf(recall.ETOOLARGE, "Observation content is %d bytes, over the limit of %d: trim it or raise [limits] max_content_bytes.", len(o.Content), db.maxContent())
 	}
-	var counts map[string]int
-	o.Content, counts = db.redactCount(o.Content, counts)
-	o.File, counts = db.redactCount(o.File, counts)
-	if len(counts) > 0 {
-		meta, err := withRedactionCounts(o.Metadata, counts)
-		if err != nil {
-			return err
-		}
-		o.Metadata = meta
-	}
-	return nil
+	return db.redactFields(&o.Metadata, &o.Content, &o.File)
 }
 
-// redactCount redacts s and adds its replacement counts to counts.
-func (db *DB) redactCount(s string, counts map[string]int) (string, map[string]int) {
-	if db.Redactor == nil || s == "" {
-		return s, counts
+// redactFields redacts every field in place and records the counts of
+// what it removed in meta.
+func (db *DB) redactFields(meta *json.RawMessage, fields ...*string) error {
+	if db.Redactor == nil {
+		return nil
 	}
-	out, c := db.Redactor.Redact(s)
-	for k, n := range c {
-		if counts == nil {
-			counts = map[string]int{}
+	counts := map[string]int{}
+	for _, f := range fields {
+		if *f == "" {
+			continue
 		}
-		counts[k] += n
+		out, c := db.Redactor.Redact(*f)
+		*f = out
+		for k, n := range c {
+			counts[k] += n
+		}
 	}
-	return out, counts
+	if len(counts) == 0 {
+		return nil
+	}
+	m, err := withRedactionCounts(*meta, counts)
+	if err != nil {
+		return err
+	}
+	*meta = m
+	return nil
 }
 
 // withRedactionCounts records how many secrets of each kind were removed
