@@ -82,7 +82,7 @@ func corpus(n int) []sample {
 		add(KindConnString, s, []string{"DATABASE_URL=postgres://app:%s@db.internal:5432/prod", "mongodb+srv://admin:%s@cluster0.example.net/test", "redis://default:%s@cache:6379/0"}[i%3])
 		out[len(out)-1].text = fmt.Sprintf(out[len(out)-1].text, s)
 		s = rs(alnum, 12)
-		add(KindPassword, s, []string{"password=%s", `"password": "%s"`, "DB_PASSWORD: %s", "secret := \"%s\"", "--token=%s"}[i%5])
+		add(KindPassword, s, []string{"password=%s", `"password": "%s"`, "DB_PASSWORD: %s", "secret := \"%s\"", "--token=%s", "STRIPE_API_KEY=%s", "auth_key => '%s'", "Credentials: %s"}[i%8])
 		out[len(out)-1].text = fmt.Sprintf(out[len(out)-1].text, s)
 		s = rs(alnum, 32)
 		add(KindEntropy, s, []string{"SESSION_SIGNING=%s", `signing_salt: "%s"`, "HMAC_SEED = '%s'"}[i%3])

@@ -33,19 +33,6 @@ const (
 	KindCustom     = "custom"
 )
 
-// rule finds one kind of secret. group is the submatch that holds the
-// secret (0 for the whole match); keep, when set, vetoes a candidate that
-// is a look-alike (a placeholder, a hash, a reference to a variable).
-// name, when set, is the submatch holding an assignment's name: a name
-// matching dataName (hash, id, content…) vetoes the candidate too.
-type rule struct {
-	kind  string
-	re    *regexp.Regexp
-	group int
-	keep  func(secret string) bool
-	name  int
-}
-
 // Redactor replaces secrets in text. The zero value is not usable: build
 // one with New.
 type Redactor struct {
@@ -75,6 +62,11 @@ var privateSpan = regexp.MustCompile(`(?is)<private>.*?(?:</private>|\z)`)
 // Returns EINVALID for a pattern or allow entry that does not compile.
 func New(cfg Config) (*Redactor, error) {
 	r := &Redactor{rules: builtinRules()}
+	for i := range r.rules {
+		if ru := &r.rules[i]; ru.anchor {
+			ru.anchored = regexp.MustCompile(`^(?:` + ru.re.String() + `)`)
+		}
+	}
 	for _, p := range cfg.Patterns {
 		kind, expr := KindCustom, p
 		if i := strings.Index(p, "="); i > 0 && isKindName(p[:i]) {
@@ -138,16 +130,19 @@ func (r *Redactor) Redact(text string) (string, map[string]int) {
 		}
 		counts[kind] += n
 	}
-	if strings.Contains(strings.ToLower(text), "<private>") {
+	lower := asciiLower(text)
+	if strings.Contains(lower, "<private>") {
 		n := 0
 		text = privateSpan.ReplaceAllStringFunc(text, func(string) string { n++; return "" })
 		count(KindPrivate, n)
+		lower = asciiLower(text)
 	}
 	// Rules run in order over the text as it was; a later rule's match that
 	// overlaps an earlier one is skipped, so the most specific kind wins.
 	var spans []span
-	for _, ru := range r.rules {
-		for _, m := range ru.re.FindAllStringSubmatchIndex(text, -1) {
+	for i := range r.rules {
+		ru := &r.rules[i]
+		for _, m := range ru.find(text, lower) {
 			s, e := m[2*ru.group], m[2*ru.group+1]
 			if s < 0 || s == e {
 				continue

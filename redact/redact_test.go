@@ -91,3 +91,22 @@ func FuzzRedactor(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkRedactor measures redaction of a 64 KiB log-like text with a
+// few secrets in it.
+func BenchmarkRedactor(b *testing.B) {
+	var sb strings.Builder
+	for i := 0; sb.Len() < 64<<10; i++ {
+		sb.WriteString("2026-01-02T10:00:00Z INFO request handled path=/api/v1/items status=200 duration=12ms\n")
+		if i%100 == 0 {
+			sb.WriteString("export GITHUB_TOKEN=ghp_" + strings.Repeat("a1B2", 9) + "\n")
+		}
+	}
+	text := sb.String()
+	r := MustNew(Config{})
+	b.SetBytes(int64(len(text)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r.Redact(text)
+	}
+}
