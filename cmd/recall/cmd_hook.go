@@ -12,12 +12,12 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Hook budgets: a hook must never hold the agent up. Past these the hook
-// gives up, logs why and exits 0.
+// Hook budget: a hook must never hold the agent up. Past [hook]
+// timeout_ms (SessionStart: 5/3 of it, for the heartbeat) the hook gives
+// up, logs why and exits 0.
 const (
-	hookRecordBudget = 3 * time.Second
-	hookStartBudget  = 5 * time.Second
-	hookLogFile      = "hook.log"
+	hookDefaultBudget = 3 * time.Second
+	hookLogFile       = "hook.log"
 	hookLogMaxBytes  = 1 << 20
 	hookAgent        = "claude-code"
 )
@@ -67,28 +67,63 @@ func (a *app) runClaudeHook(ctx context.Context) {
 	if p.CWD != "" && a.storeFlag == "" && os.Getenv("RECALL_STORE") == "" {
 		_ = os.Chdir(p.CWD)
 	}
-	budget := hookRecordBudget
+	logDir := ""
+	budget := hookDefaultBudget
+	if loc, err := resolveStore(a.storeFlag, a.globalFlag); err == nil {
+		logDir = loc.Dir
+		// The budget is in the store's config, read here before the clock
+		// starts; a broken config is reported by open below.
+		if cfg, err := loadConfig(filepath.Join(loc.Dir, configFile)); err == nil && cfg.Hook.TimeoutMillis > 0 {
+			budget = time.Duration(cfg.Hook.TimeoutMillis) * time.Millisecond
+		}
+	}
 	if p.Event == hook.EventSessionStart {
-		budget = hookStartBudget
+		budget = budget * 5 / 3
 	}
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
-	if err := a.open(ctx); err != nil {
-		a.hookLog(p, err)
-		return
+	// The work runs aside so that the budget holds even where SQLite waits
+	// without looking at ctx (another process holding the write lock while
+	// the store opens). Past the budget the process exits at once: the
+	// transaction it may have begun is never committed, so SQLite drops it.
+	type result struct {
+		out []byte
+		err error
 	}
-	if err := a.recordHook(ctx, p); err != nil {
-		a.hookLog(p, err)
+	done := make(chan result, 1)
+	go func() {
+		if err := a.open(ctx); err != nil {
+			done <- result{err: err}
+			return
+		}
+		out, err := a.recordHook(ctx, p)
+		done <- result{out, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			a.hookLog(p, r.err)
+		}
+		if len(r.out) > 0 {
+			if _, err := a.stdout.Write(r.out); err != nil {
+				a.hookLog(p, err)
+			}
+		}
+	case <-ctx.Done():
+		a.writeHookLog(logDir, p, fmt.Errorf("gave up after %v (is another process holding the store?); nothing was recorded", budget))
+		os.Exit(exitOK)
 	}
 }
 
-func (a *app) recordHook(ctx context.Context, p *hook.Payload) error {
+// recordHook records what p says and returns what the hook prints (the
+// SessionStart context), if anything.
+func (a *app) recordHook(ctx context.Context, p *hook.Payload) ([]byte, error) {
 	opt := hook.Options{MaxOutputBytes: a.cfg.Hook.MaxOutputBytes, Now: a.now()}
 	obs := hook.Observations(p, opt)
 	if p.Event == hook.EventStop {
 		turn, err := hook.LastTurn(p.TranscriptPath)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		obs = hook.TurnObservations(p, turn, opt)
 	}
@@ -101,29 +136,24 @@ func (a *app) recordHook(ctx context.Context, p *hook.Payload) error {
 		// Make sure the session exists even when SessionStart was missed
 		// (hooks installed mid-session).
 		if err := a.sessionStore().EnsureSession(ctx, session); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if err := a.obs.RecordObservations(ctx, obs); err != nil {
-		return err
+		return nil, err
 	}
 	switch p.Event {
 	case hook.EventSessionStart:
 		rep, err := a.sessions().StartSession(ctx, session)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		out, err := hook.SessionStartOutput(rep.Context)
-		if err != nil {
-			return err
-		}
-		_, err = a.stdout.Write(out)
-		return err
+		return hook.SessionStartOutput(rep.Context)
 	case hook.EventSessionEnd:
 		_, err := a.sessions().EndSession(ctx, recall.SessionEnd{ID: p.SessionID})
-		return err
+		return nil, err
 	}
-	return nil
+	return nil, nil
 }
 
 // hookLog appends one line about a failure to hook.log in the store
@@ -136,6 +166,11 @@ func (a *app) hookLog(p *hook.Payload, err error) {
 	} else if loc, lerr := resolveStore(a.storeFlag, a.globalFlag); lerr == nil {
 		dir = loc.Dir
 	}
+	a.writeHookLog(dir, p, err)
+}
+
+// writeHookLog appends the line about err to hook.log in dir.
+func (a *app) writeHookLog(dir string, p *hook.Payload, err error) {
 	event := "-"
 	if p != nil {
 		event = p.Event + " " + p.SessionID

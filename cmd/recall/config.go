@@ -66,6 +66,7 @@ type RedactConfig struct {
 type HookConfig struct {
 	MaxOutputBytes int `toml:"max_output_bytes"`
 	ContextTokens  int `toml:"context_tokens"`
+	TimeoutMillis  int `toml:"timeout_ms"` // a hook gives up after this (SessionStart: 5/3 of it); 0 means 3000
 }
 
 // SessionConfig configures the session heartbeat (seed 001).
