@@ -18,8 +18,8 @@ import (
 const (
 	hookDefaultBudget = 3 * time.Second
 	hookLogFile       = "hook.log"
-	hookLogMaxBytes  = 1 << 20
-	hookAgent        = "claude-code"
+	hookLogMaxBytes   = 1 << 20
+	hookAgent         = "claude-code"
 )
 
 func (a *app) hookCommand() *cobra.Command {
