@@ -171,3 +171,22 @@ func TestService_Sweep(t *testing.T) {
 		t.Errorf("sweep failure not reported: %+v", rep)
 	}
 }
+
+// TestService_ArchiveHasNoListItems: the tier files' parser reads list
+// items under memory/archive/ as entries, so session blocks never hold one.
+func TestService_ArchiveHasNoListItems(t *testing.T) {
+	ctx := context.Background()
+	clock := time.Date(2026, 1, 30, 9, 0, 0, 0, time.UTC)
+	s, _ := newService(t, &clock)
+	for _, id := range []string{"a", "b", "c", "d"} {
+		s.StartSession(ctx, &recall.Session{ID: id})
+		s.EndSession(ctx, recall.SessionEnd{ID: id, Summary: "Did:\n- one\n- two", Learned: "- a lesson"})
+		clock = clock.Add(time.Hour)
+	}
+	archive := read(t, filepath.Join(s.Dir, "archive", "2026-01.md"))
+	for _, line := range strings.Split(archive, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "- ") {
+			t.Errorf("list item in the archive: %q\n%s", line, archive)
+		}
+	}
+}

@@ -32,7 +32,9 @@ func sessionHeader(s *recall.Session) string {
 	return fmt.Sprintf("## Session: %s — %s", s.StartedAt.UTC().Format(dateLayout), s.ID)
 }
 
-// sessionBlock renders one session in full.
+// sessionBlock renders one session in full. Summary and learned are kept
+// on one line each: the tier files' parser reads list items under
+// memory/archive/ as entries, and a session block must never look like one.
 func sessionBlock(s *recall.Session) string {
 	var b strings.Builder
 	b.WriteString(sessionHeader(s) + "\n\n")
@@ -42,9 +44,9 @@ func sessionBlock(s *recall.Session) string {
 	if s.EndedAt != nil {
 		fmt.Fprintf(&b, "**Ended:** %s\n", s.EndedAt.UTC().Format(time.RFC3339))
 	}
-	fmt.Fprintf(&b, "**Summary:** %s\n", orDash(s.Summary))
+	fmt.Fprintf(&b, "**Summary:** %s\n", oneLine(orDash(s.Summary)))
 	if s.Learned != "" {
-		fmt.Fprintf(&b, "**Learned:** %s\n", s.Learned)
+		fmt.Fprintf(&b, "**Learned:** %s\n", oneLine(s.Learned))
 	}
 	return b.String()
 }
