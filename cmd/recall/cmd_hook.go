@@ -26,7 +26,11 @@ func (a *app) hookCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "hook",
 		Short: "Record agent events from hooks (run by the agent, not by people)",
-		Args:  cobra.NoArgs,
+		Long: `Agents run these commands from their hook settings; 'recall install'
+writes those settings. Each reads one event payload on stdin, records it as
+observations and always exits 0.`,
+		Example: `  recall install claude    # registers 'recall hook claude' for every event`,
+		Args:    cobra.NoArgs,
 	}
 	c.AddCommand(&cobra.Command{
 		Use:   "claude",

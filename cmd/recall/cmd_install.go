@@ -38,7 +38,11 @@ func (a *app) installCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "install",
 		Short: "Connect recall to an agent (hooks and MCP server)",
-		Args:  cobra.NoArgs,
+		Long: `Write an agent's settings so that it records its sessions in recall and can
+query it over MCP. Only Claude Code is supported so far.`,
+		Example: `  recall install claude
+  recall install claude --uninstall`,
+		Args: cobra.NoArgs,
 	}
 	var uninstall, jsonOut bool
 	var command string

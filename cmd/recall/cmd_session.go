@@ -20,6 +20,9 @@ full in memory/RECENT.md; older ones are evicted to memory/archive/YYYY-MM.md
 with one line each in memory/SUMMARY.md; pinned core memories are in
 memory/PINNED.md. The memory/ directory sits at the project root for a
 project store, else inside the store.`,
+		Example: `  recall session start
+  recall session end --summary "Fixed the login test" --learned "Tokens expire after 30m"
+  recall session list`,
 		Args: cobra.NoArgs,
 	}
 	c.AddCommand(a.sessionStartCommand(), a.sessionEndCommand(), a.sessionListCommand())
@@ -142,7 +145,10 @@ func (a *app) sessionListCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "list",
 		Short: "List sessions, newest first",
-		Args:  cobra.NoArgs,
+		Long: `List sessions, newest first, with their state: hot (shown in
+memory/RECENT.md) or cold (archived, one line in memory/SUMMARY.md).`,
+		Example: `  recall session list --limit 0 --json`,
+		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if err := a.open(c.Context()); err != nil {
 				return err
