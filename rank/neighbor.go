@@ -34,7 +34,10 @@ func (s *Searcher) neighborBoost(ctx context.Context, o Options, f recall.Memory
 	share := map[string]float64{}
 	for _, c := range top {
 		for _, n := range near[c.m.ID] {
-			d := float64(max(n.Offset, -n.Offset))
+			d := float64(n.Offset)
+			if d < 0 {
+				d = -d * o.NeighborBefore
+			}
 			id := n.Memory.ID
 			share[id] = max(share[id], o.Neighbor*c.base/d)
 			if cands[id] == nil {

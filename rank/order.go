@@ -16,6 +16,10 @@ func order(list []*candidate) []*candidate {
 	return list
 }
 
+// duplicateSimilarity is the word overlap (Jaccard) from which two
+// memories count as near-duplicates for MMR.
+const duplicateSimilarity = 0.5
+
 // diversify picks limit candidates by maximal marginal relevance among the
 // best few times limit, so that near-duplicates do not fill the top.
 func diversify(list []*candidate, lambda float64, limit int) []*candidate {
@@ -29,7 +33,14 @@ func diversify(list []*candidate, lambda float64, limit int) []*candidate {
 		scores[i] = c.score
 		terms[i] = Terms(c.m.Title + " " + c.m.Content)
 	}
-	picked := MMR(scores, func(i, j int) float64 { return Jaccard(terms[i], terms[j]) }, lambda, limit)
+	picked := MMR(scores, func(i, j int) float64 {
+		// Only near-duplicates count: distinct memories on one topic are
+		// what a search is for.
+		if sim := Jaccard(terms[i], terms[j]); sim >= duplicateSimilarity {
+			return sim
+		}
+		return 0
+	}, lambda, limit)
 	out := make([]*candidate, len(picked))
 	for i, p := range picked {
 		out[i] = pool[p]

@@ -55,10 +55,20 @@ type Options struct {
 	Neighbor       float64
 	NeighborRadius int
 	NeighborTop    int
+	// NeighborBefore stretches the distance to memories recorded before a
+	// candidate: what follows a match (a reply, the next step) tends to
+	// continue it more than what precedes it.
+	NeighborBefore float64
 	// TimeBoost multiplies the score of memories inside a time window the
 	// query names by 1 + TimeBoost; words such as "in May 2023" do not
 	// exclude other memories (the flags --since and --until do).
 	TimeBoost float64
+	// Feedback is the fusion weight of a second full-text query expanded
+	// with FeedbackTerms words from the FeedbackDocs best matches
+	// (pseudo-relevance feedback); 0 turns it off.
+	Feedback      float64
+	FeedbackDocs  int
+	FeedbackTerms int
 	// StripTime removes the time expressions from the text query.
 	StripTime bool
 	// Recent replaces Weights.Recency and Weights.HalfLife when the query
@@ -71,20 +81,24 @@ type Options struct {
 func DefaultOptions() Options {
 	return Options{
 		Candidates:     100,
-		Fusion:         "rrf",
+		Fusion:         "score",
 		RRFK:           DefaultRRFK,
 		TextWeight:     1,
-		VectorWeight:   1,
+		VectorWeight:   0.2,
 		Weights:        DefaultWeights(),
 		MMRLambda:      0.9,
-		Episode:        0,
+		Episode:        0.3,
 		EpisodeWindow:  time.Hour,
+		Neighbor:       0.4,
 		NeighborRadius: 2,
 		NeighborTop:    20,
-		TimeBoost:      0.5,
+		NeighborBefore: 2,
+		TimeBoost:      1.5,
 		StripTime:      true,
 		Recent:         0.5,
 		RecentHalfLife: 30 * 24 * time.Hour,
+		FeedbackDocs:   3,
+		FeedbackTerms:  5,
 	}
 }
 
@@ -98,7 +112,7 @@ func (s *Searcher) options() Options {
 // candidate is one memory under consideration.
 type candidate struct {
 	m                    *recall.Memory
-	bm25, vector         float64
+	bm25, vector, prf    float64
 	bm25Rank, vectorRank int
 	snippet              string
 	base, fused, score   float64
@@ -147,12 +161,17 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 			return nil, err
 		}
 	}
+	if o.Feedback > 0 && len(textIDs) > 0 {
+		if err := s.feedback(ctx, o, text, q.Filter, textIDs, cands); err != nil {
+			return nil, err
+		}
+	}
 	var notes []string
 	if len(intent.Found) > 0 {
 		notes = append(notes, "time: "+describe(intent))
 	}
 	if mode != recall.ModeBM25 {
-		ids, err := s.vectorCandidates(ctx, text, q.Filter, max(o.Candidates, limit), cands)
+		ids, err := s.vectorCandidates(ctx, contentWords(text), q.Filter, max(o.Candidates, limit), cands)
 		switch {
 		case err == nil:
 			vecIDs = ids
@@ -260,14 +279,14 @@ func (s *Searcher) fuse(o Options, cands map[string]*candidate, textIDs, vecIDs 
 	if o.Fusion != "score" {
 		return RRF(o.RRFK, List{IDs: textIDs, Weight: o.TextWeight}, List{IDs: vecIDs, Weight: o.VectorWeight})
 	}
-	bm, vec := map[string]float64{}, map[string]float64{}
+	bm, vec, prf := map[string]float64{}, map[string]float64{}, map[string]float64{}
 	for id, c := range cands {
-		bm[id], vec[id] = c.bm25, c.vector
+		bm[id], vec[id], prf[id] = c.bm25, c.vector, c.prf
 	}
-	bm, vec = Normalize(bm), Normalize(vec)
+	bm, vec, prf = Normalize(bm), Normalize(vec), Normalize(prf)
 	out := map[string]float64{}
 	for id := range cands {
-		out[id] = o.TextWeight*bm[id] + o.VectorWeight*vec[id]
+		out[id] = o.TextWeight*bm[id] + o.VectorWeight*vec[id] + o.Feedback*prf[id]
 	}
 	return out
 }

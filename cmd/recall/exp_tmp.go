@@ -46,6 +46,14 @@ func expOptions(o *rank.Options) {
 			o.StripTime = f > 0
 		case "recent":
 			o.Recent = f
+		case "prf":
+			o.Feedback = f
+		case "prfd":
+			o.FeedbackDocs = int(f)
+		case "prft":
+			o.FeedbackTerms = int(f)
+		case "nbb":
+			o.NeighborBefore = f
 		case "rrfk":
 			o.RRFK = f
 		}
