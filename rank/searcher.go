@@ -24,6 +24,9 @@ type Searcher struct {
 	// Neighbors, when set, finds the memories recorded beside the best
 	// candidates (the turns around a matching turn).
 	Neighbors recall.NeighborFinder
+	// AsOf returns a searcher over memory as it was at t, and a function
+	// that releases it; nil means --as-of is not supported here.
+	AsOf func(ctx context.Context, t time.Time) (recall.Searcher, func(), error)
 	// Time reads time expressions in queries; nil: none are read.
 	Time recall.TimeParser
 	// Now is the clock for relative time words when a query has no Now.
@@ -130,6 +133,9 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 	if mode != recall.ModeHybrid && mode != recall.ModeBM25 && mode != recall.ModeVector {
 		return nil, recall.Errorf(recall.EINVALID, "Unknown search mode %q: use hybrid, bm25 or vector.", mode)
 	}
+	if q.AsOf != nil {
+		return s.searchAsOf(ctx, q)
+	}
 	o := s.options()
 	limit := q.Limit
 	if limit <= 0 {
@@ -235,6 +241,9 @@ func (s *Searcher) vectorCandidates(ctx context.Context, text string, f recall.M
 	var ids []string
 	best := map[string]recall.VectorHit{}
 	for _, h := range hits {
+		if h.Score <= 0 {
+			continue // orthogonal or opposed: shares nothing with the query
+		}
 		if _, ok := best[h.MemoryID]; !ok {
 			ids = append(ids, h.MemoryID)
 			best[h.MemoryID] = h
@@ -289,4 +298,18 @@ func (s *Searcher) fuse(o Options, cands map[string]*candidate, textIDs, vecIDs 
 		out[id] = o.TextWeight*bm[id] + o.VectorWeight*vec[id] + o.Feedback*prf[id]
 	}
 	return out
+}
+
+// searchAsOf answers q from memory as it was at q.AsOf.
+func (s *Searcher) searchAsOf(ctx context.Context, q recall.SearchQuery) ([]*recall.SearchHit, error) {
+	if s.AsOf == nil {
+		return nil, recall.Errorf(recall.ENOTIMPL, "This store cannot search its history; search without --as-of.")
+	}
+	past, release, err := s.AsOf(ctx, *q.AsOf)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	q.AsOf = nil
+	return past.Search(ctx, q)
 }

@@ -55,4 +55,6 @@ type scanHead struct {
 	extra []any
 }
 
-func (s scanHead) Scan(dest ...any) error { return s.row.Scan(append(append([]any{}, s.extra...), dest...)...) }
+func (s scanHead) Scan(dest ...any) error {
+	return s.row.Scan(append(append([]any{}, s.extra...), dest...)...)
+}

@@ -15,6 +15,7 @@ import (
 type Config struct {
 	Working   WorkingConfig   `toml:"working"`
 	Retrieval RetrievalConfig `toml:"retrieval"`
+	Ranking   RankingConfig   `toml:"ranking"`
 	Retention RetentionConfig `toml:"retention"`
 	Rollup    RollupConfig    `toml:"rollup"`
 	Redact    RedactConfig    `toml:"redact"`
