@@ -49,7 +49,7 @@ func diversify(list []*candidate, lambda float64, limit int) []*candidate {
 }
 
 // episodeBoost lets each candidate borrow weight × the best fused score of
-// another candidate that occurred within window of it (before its own
+// another candidate of its thread that occurred within window of it (before its own
 // neighbour or episode boosts).
 func episodeBoost(cands map[string]*candidate, weight float64, window time.Duration) {
 	list := make([]*candidate, 0, len(cands))
@@ -60,10 +60,14 @@ func episodeBoost(cands map[string]*candidate, weight float64, window time.Durat
 	boost := make([]float64, len(list))
 	for i, c := range list {
 		for j := i - 1; j >= 0 && c.m.OccurredAt.Sub(list[j].m.OccurredAt) <= window; j-- {
-			boost[i] = max(boost[i], list[j].base)
+			if sameThread(c.m, list[j].m) {
+				boost[i] = max(boost[i], list[j].base)
+			}
 		}
 		for j := i + 1; j < len(list) && list[j].m.OccurredAt.Sub(c.m.OccurredAt) <= window; j++ {
-			boost[i] = max(boost[i], list[j].base)
+			if sameThread(c.m, list[j].m) {
+				boost[i] = max(boost[i], list[j].base)
+			}
 		}
 	}
 	for i, c := range list {
