@@ -3,23 +3,51 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/chunk"
 	"github.com/recall-mem/recall/embed"
+	"github.com/recall-mem/recall/model2vec"
+	"github.com/recall-mem/recall/openai"
 	"github.com/recall-mem/recall/sqlite"
 )
 
 // newEmbedder builds the embedder [retrieval] names. It reports whether the
 // embedder is local (fast and always there), which decides whether writes
 // embed inline or leave it to the queue.
-func newEmbedder(cfg RetrievalConfig) (e recall.Embedder, local bool, err error) {
+// A relative model_path is taken from the store directory.
+func newEmbedder(cfg RetrievalConfig, storeDir string) (e recall.Embedder, local bool, err error) {
 	switch strings.ToLower(cfg.Embedder) {
 	case "", "builtin":
-		return embed.NewHashing(0), true, nil
+		return embed.NewHashing(cfg.Dimensions), true, nil
 	case "none":
 		return embed.None{}, true, nil
+	case "openai":
+		if cfg.Endpoint == "" || cfg.Model == "" {
+			return nil, false, recall.Errorf(recall.EINVALID, "The openai embedder needs [retrieval] endpoint (e.g. \"http://127.0.0.1:11434/v1\") and model (e.g. \"nomic-embed-text\") in config.toml.")
+		}
+		key := ""
+		if cfg.APIKeyEnv != "" {
+			key = os.Getenv(cfg.APIKeyEnv)
+		}
+		o := openai.New(cfg.Endpoint, cfg.Model, key)
+		o.Dimensions, o.BatchSize = cfg.Dimensions, cfg.BatchSize
+		if cfg.TimeoutSeconds > 0 {
+			o.Timeout = time.Duration(cfg.TimeoutSeconds) * time.Second
+		}
+		return o, false, nil
+	case "model2vec":
+		if cfg.ModelPath == "" {
+			return nil, false, recall.Errorf(recall.EINVALID, "The model2vec embedder needs [retrieval] model_path: a directory holding model.safetensors and tokenizer.json.")
+		}
+		path := cfg.ModelPath
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(storeDir, path)
+		}
+		return model2vec.New(path), true, nil
 	}
 	return nil, false, recall.Errorf(recall.EINVALID, "Unknown embedder %q in [retrieval] embedder: use builtin, openai, model2vec or none.", cfg.Embedder)
 }
@@ -28,7 +56,7 @@ func newEmbedder(cfg RetrievalConfig) (e recall.Embedder, local bool, err error)
 // write is embedded (inline for a local embedder, through the queue for a
 // remote one).
 func (a *app) openVectors() error {
-	e, local, err := newEmbedder(a.cfg.Retrieval)
+	e, local, err := newEmbedder(a.cfg.Retrieval, a.store.Dir)
 	if err != nil {
 		return err
 	}
