@@ -18,8 +18,7 @@ import (
 // newEmbedder builds the embedder [retrieval] names. It reports whether the
 // embedder is local (fast and always there), which decides whether writes
 // embed inline or leave it to the queue.
-// A relative model_path is taken from the store directory.
-func newEmbedder(cfg RetrievalConfig, storeDir string) (e recall.Embedder, local bool, err error) {
+func newEmbedder(cfg RetrievalConfig) (e recall.Embedder, local bool, err error) {
 	switch strings.ToLower(cfg.Embedder) {
 	case "", "builtin":
 		return embed.NewHashing(cfg.Dimensions), true, nil
@@ -43,11 +42,7 @@ func newEmbedder(cfg RetrievalConfig, storeDir string) (e recall.Embedder, local
 		if cfg.ModelPath == "" {
 			return nil, false, recall.Errorf(recall.EINVALID, "The model2vec embedder needs [retrieval] model_path: a directory holding model.safetensors and tokenizer.json.")
 		}
-		path := cfg.ModelPath
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(storeDir, path)
-		}
-		return model2vec.New(path), true, nil
+		return model2vec.New(cfg.ModelPath), true, nil
 	}
 	return nil, false, recall.Errorf(recall.EINVALID, "Unknown embedder %q in [retrieval] embedder: use builtin, openai, model2vec or none.", cfg.Embedder)
 }
@@ -56,7 +51,11 @@ func newEmbedder(cfg RetrievalConfig, storeDir string) (e recall.Embedder, local
 // write is embedded (inline for a local embedder, through the queue for a
 // remote one).
 func (a *app) openVectors() error {
-	e, local, err := newEmbedder(a.cfg.Retrieval, a.store.Dir)
+	r := a.cfg.Retrieval
+	if r.ModelPath != "" && !filepath.IsAbs(r.ModelPath) {
+		r.ModelPath = filepath.Join(a.store.Dir, r.ModelPath) // relative to the store
+	}
+	e, local, err := newEmbedder(r)
 	if err != nil {
 		return err
 	}
