@@ -154,12 +154,12 @@ func (a *app) open(ctx context.Context) error {
 	a.store, a.cfg, a.db = loc, cfg, db
 	a.mem = sqlite.NewMemoryService(db)
 	a.obs = sqlite.NewObservationService(db)
-	a.search = a.mem
 	if err := a.openVectors(); err != nil {
 		db.Close()
 		a.db = nil
 		return err
 	}
+	a.search, _ = a.searcherFor(a.mem, a.vectors(), cfg)
 	return nil
 }
 

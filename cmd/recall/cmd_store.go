@@ -13,6 +13,7 @@ func (a *app) commands() []*cobra.Command {
 		a.initCommand(), a.whereCommand(),
 		a.putCommand(), a.getCommand(), a.updateCommand(), a.deleteCommand(),
 		a.listCommand(), a.searchCommand(),
+		a.contextCommand(), a.benchCommand(),
 		a.versionsCommand(), a.diffCommand(), a.restoreCommand(),
 		a.importCommand(), a.exportCommand(),
 		a.demoCommand(),
