@@ -20,6 +20,9 @@ const (
 // DefaultEmbedBatch is how many passages go to the embedder at once.
 const DefaultEmbedBatch = 64
 
+// DefaultQueryTimeout bounds a remote embedder's query embedding.
+const DefaultQueryTimeout = 3 * time.Second
+
 // VectorService embeds memories and searches their passages by vector. It
 // keeps an exact in-memory index, built on the first search and refreshed
 // incrementally before each one, so that writes by this process and by
@@ -41,6 +44,10 @@ type VectorService struct {
 	BatchSize int
 	// Interval is how often Run drains the queue; 0 turns the loop off.
 	Interval time.Duration
+	// QueryTimeout bounds embedding a query for a remote embedder, so that
+	// a provider that is down delays a search by at most this much before
+	// the caller falls back to full-text search; 0 means DefaultQueryTimeout.
+	QueryTimeout time.Duration
 	// OnError, when set, receives errors of background embedding (after a
 	// write, in Run) that have no caller to return to. The memories stay
 	// queued.
@@ -144,8 +151,21 @@ func (s *VectorService) SearchVectors(ctx context.Context, text string, k int) (
 	if err != nil {
 		return nil, err
 	}
-	vs, err := e.Embed(ctx, []string{text})
+	qctx := ctx
+	timeout := s.QueryTimeout
+	if timeout <= 0 {
+		timeout = DefaultQueryTimeout
+	}
+	if !s.Inline {
+		var cancel context.CancelFunc
+		qctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	vs, err := e.Embed(qctx, []string{text})
 	if err != nil {
+		if ctx.Err() == nil && qctx.Err() != nil {
+			return nil, recall.Errorf(recall.EUNAVAILABLE, "The embedding provider did not answer within %s: vector search is skipped for this query.", timeout)
+		}
 		return nil, err
 	}
 	if len(vs) != 1 || len(vs[0]) != e.Dim() {

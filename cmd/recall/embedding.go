@@ -61,6 +61,14 @@ func (a *app) openVectors() error {
 	}
 	vs := sqlite.NewVectorService(a.db, e, chunk.Splitter{})
 	vs.Inline = local
+	if !local {
+		// Only a server runs the loop (go a.vec.Run(ctx)); the CLI drains
+		// on search and in `recall reindex`.
+		vs.Interval = 30 * time.Second
+		if r.QueueIntervalSeconds > 0 {
+			vs.Interval = time.Duration(r.QueueIntervalSeconds) * time.Second
+		}
+	}
 	if a.cfg.Retrieval.BatchSize > 0 {
 		vs.BatchSize = a.cfg.Retrieval.BatchSize
 	}
