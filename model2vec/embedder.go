@@ -9,7 +9,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"sync"
@@ -98,17 +97,8 @@ func (e *Embedder) pool(v []float32, ids []int) {
 		}
 		n++
 	}
-	var sum float64
-	for _, x := range v {
-		sum += float64(x) * float64(x)
-	}
-	if n == 0 || sum == 0 {
-		return
-	}
-	// The mean's scale vanishes under normalisation, so divide once.
-	inv := float32(1 / math.Sqrt(sum))
-	for j := range v {
-		v[j] *= inv
+	if n > 0 {
+		recall.Normalize(v) // the mean's 1/n vanishes under normalisation
 	}
 }
 

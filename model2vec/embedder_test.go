@@ -149,7 +149,7 @@ func TestEmbedder_Embed(t *testing.T) {
 			}
 			// mean of cat, ##s, sat (the is lower-cased, "." has a zero vector)
 			want := []float32{1, 0, 0.25 + 0.125 + 1, 0.5}
-			Normalize(want)
+			recall.Normalize(want)
 			for j := range want {
 				if math.Abs(float64(vs[0][j]-want[j])) > 1e-3 {
 					t.Fatalf("vector 0 = %v, want %v", vs[0], want)
@@ -167,17 +167,6 @@ func TestEmbedder_Embed(t *testing.T) {
 			t.Fatalf("err = %v", err)
 		}
 	})
-}
-
-// Normalize is a test helper scaling v to unit length.
-func Normalize(v []float32) {
-	var s float64
-	for _, x := range v {
-		s += float64(x * x)
-	}
-	for i := range v {
-		v[i] /= float32(math.Sqrt(s))
-	}
 }
 
 func TestTokenizer(t *testing.T) {

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -227,27 +226,13 @@ func (e *Embedder) collect(r response, n int) ([][]float32, error) {
 		if len(d.Embedding) == 0 || len(d.Embedding) != dim {
 			return nil, fmt.Errorf("embeddings of different sizes (%d and %d)", dim, len(d.Embedding))
 		}
-		normalize(d.Embedding)
+		recall.Normalize(d.Embedding)
 		out[d.Index] = d.Embedding
 	}
 	e.mu.Lock()
 	e.dim = dim
 	e.mu.Unlock()
 	return out, nil
-}
-
-func normalize(v []float32) {
-	var s float64
-	for _, x := range v {
-		s += float64(x) * float64(x)
-	}
-	if s == 0 {
-		return
-	}
-	inv := float32(1 / math.Sqrt(s))
-	for i := range v {
-		v[i] *= inv
-	}
 }
 
 // errorText extracts {"error": {"message": ...}} or a short prefix of the body.
