@@ -180,3 +180,14 @@ func (r *cacheReader) str() string {
 	}
 	return string(r.bytes(int(n)))
 }
+
+// DropVectorCache deletes the cached vector index file. A purge calls it so
+// that no trace of purged memories outlives them there; the next search
+// rebuilds the cache from the database.
+func (db *DB) DropVectorCache() error {
+	err := os.Remove(db.vectorCachePath())
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	return err
+}

@@ -164,9 +164,11 @@ func TestVectorService_CacheFile(t *testing.T) {
 	if _, err := vs.SearchVectors(ctx, "w w w", 3); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(db.vectorCachePath()); err != nil {
+	buf, err := os.ReadFile(db.vectorCachePath())
+	if err != nil {
 		t.Fatalf("no cache file after loading %d rows: %v", cacheEvery+10, err)
 	}
+	os.WriteFile(filepath.Join(filepath.Dir(path), "recall.db-vectors.copy"), buf, 0o600)
 	// A change after the cache was written is applied on top of it.
 	if err := mem.DeleteMemory(ctx, ms[2].ID); err != nil {
 		t.Fatal(err)
@@ -184,10 +186,23 @@ func TestVectorService_CacheFile(t *testing.T) {
 	if got := vs2.index.len(); got != cacheEvery+9 {
 		t.Fatalf("index has %d rows, want %d", got, cacheEvery+9)
 	}
+	// Dropping the cache (as a purge does) is safe at any time.
+	if err := db.DropVectorCache(); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.DropVectorCache(); err != nil {
+		t.Fatalf("dropping a missing cache: %v", err)
+	}
+	if hits, err := vs.SearchVectors(ctx, "w w w", 1); err != nil || len(hits) != 1 {
+		t.Fatalf("after drop: %v, %v", hits, err)
+	}
 	// A cache copied next to another store is ignored (other epoch).
 	other := filepath.Join(t.TempDir(), "recall.db")
 	_, _, vs3 := open(other)
-	buf, _ := os.ReadFile(db.vectorCachePath())
+	buf, err = os.ReadFile(filepath.Join(filepath.Dir(path), "recall.db-vectors.copy"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	os.WriteFile(other+"-vectors", buf, 0o600)
 	if hits, err := vs3.SearchVectors(ctx, "w", 3); err != nil || len(hits) != 0 {
 		t.Fatalf("empty store answered %v, %v through a foreign cache", hits, err)
