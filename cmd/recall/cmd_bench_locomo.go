@@ -26,7 +26,7 @@ func (a *app) benchCommand() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE:  func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
-	c.AddCommand(a.benchLocomoCommand())
+	c.AddCommand(a.benchLocomoCommand(), a.benchScaleCommand())
 	return c
 }
 

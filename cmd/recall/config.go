@@ -41,6 +41,9 @@ type RetrievalConfig struct {
 	Dimensions     int `toml:"dimensions"`
 	BatchSize      int `toml:"batch_size"`      // texts per embedding request
 	TimeoutSeconds int `toml:"timeout_seconds"` // per embedding request
+	// QueueIntervalSeconds is how often a long-running server drains the
+	// embedding queue of a remote embedder; 0 means 30.
+	QueueIntervalSeconds int `toml:"queue_interval_seconds"`
 }
 
 // RetentionConfig configures type-aware retention sweeps (seed 003).
