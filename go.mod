@@ -3,6 +3,7 @@ module github.com/recall-mem/recall
 go 1.26.8
 
 require (
+	github.com/google/go-cmp v0.7.0
 	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/schollz/progressbar/v3 v3.19.1

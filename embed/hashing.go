@@ -102,7 +102,7 @@ func (h *Hashing) fill(v []float32, keys []uint64) {
 		v[uint32(k)%uint32(h.dim)] += float32(w)
 		i = j
 	}
-	Normalize(v)
+	recall.Normalize(v)
 }
 
 func kindWeight(kind uint64) float64 {
@@ -113,21 +113,6 @@ func kindWeight(kind uint64) float64 {
 		return weightBigram
 	default:
 		return weightTrigram
-	}
-}
-
-// Normalize scales v to unit length in place; a zero vector stays zero.
-func Normalize(v []float32) {
-	var sum float64
-	for _, x := range v {
-		sum += float64(x) * float64(x)
-	}
-	if sum == 0 {
-		return
-	}
-	inv := float32(1 / math.Sqrt(sum))
-	for i := range v {
-		v[i] *= inv
 	}
 }
 

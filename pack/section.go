@@ -67,11 +67,18 @@ func Hits(s recall.Searcher, limit int) Section {
 		}
 		items := make([]recall.ContextItem, 0, len(hits))
 		for _, h := range hits {
+			if h.Score < minHitShare*hits[0].Score {
+				break // a faint match is not worth the tokens
+			}
 			items = append(items, MemoryItem(h.Memory, h.Snippet))
 		}
 		return items, nil
 	}}
 }
+
+// minHitShare is the smallest score, relative to the best hit, that a hit
+// needs to be packed.
+const minHitShare = 0.1
 
 // maxItemRunes caps one item's text so a single long document cannot
 // starve every other item of budget.

@@ -29,7 +29,7 @@ type Weights struct {
 // DefaultWeights are mild: relevance decides, the adjustments break near
 // ties.
 func DefaultWeights() Weights {
-	return Weights{Recency: 0.1, HalfLife: 30 * 24 * time.Hour, Working: 0.1, Archive: 0.1, Pinned: 0.1, Confidence: 0.3, Inactive: 0.5}
+	return Weights{Recency: 0.05, HalfLife: 30 * 24 * time.Hour, Working: 0.1, Archive: 0.1, Pinned: 0.1, Confidence: 0.3, Inactive: 0.5}
 }
 
 // Adjust returns score adjusted for m at time now, and the factor each

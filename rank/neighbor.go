@@ -8,6 +8,14 @@ import (
 	"github.com/recall-mem/recall"
 )
 
+// sameThread reports whether two memories recorded close together belong
+// to one thread (the turns of a conversation, the steps of a procedure):
+// they share a type, and have one. Untyped notes taken one after another
+// are usually unrelated, so they lend each other nothing.
+func sameThread(a, b *recall.Memory) bool {
+	return a.Type != "" && a.Type == b.Type && a.Collection == b.Collection
+}
+
 // neighborBoost lets the memories recorded beside the best candidates
 // borrow from them: weight × score / distance, the largest such share. A
 // neighbour that matched nothing itself joins the candidates this way.
@@ -34,7 +42,13 @@ func (s *Searcher) neighborBoost(ctx context.Context, o Options, f recall.Memory
 	share := map[string]float64{}
 	for _, c := range top {
 		for _, n := range near[c.m.ID] {
-			d := float64(max(n.Offset, -n.Offset))
+			if !sameThread(c.m, n.Memory) {
+				continue
+			}
+			d := float64(n.Offset)
+			if d < 0 {
+				d = -d * o.NeighborBefore
+			}
 			id := n.Memory.ID
 			share[id] = max(share[id], o.Neighbor*c.base/d)
 			if cands[id] == nil {

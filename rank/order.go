@@ -16,6 +16,10 @@ func order(list []*candidate) []*candidate {
 	return list
 }
 
+// duplicateSimilarity is the word overlap (Jaccard) from which two
+// memories count as near-duplicates for MMR.
+const duplicateSimilarity = 0.5
+
 // diversify picks limit candidates by maximal marginal relevance among the
 // best few times limit, so that near-duplicates do not fill the top.
 func diversify(list []*candidate, lambda float64, limit int) []*candidate {
@@ -29,7 +33,14 @@ func diversify(list []*candidate, lambda float64, limit int) []*candidate {
 		scores[i] = c.score
 		terms[i] = Terms(c.m.Title + " " + c.m.Content)
 	}
-	picked := MMR(scores, func(i, j int) float64 { return Jaccard(terms[i], terms[j]) }, lambda, limit)
+	picked := MMR(scores, func(i, j int) float64 {
+		// Only near-duplicates count: distinct memories on one topic are
+		// what a search is for.
+		if sim := Jaccard(terms[i], terms[j]); sim >= duplicateSimilarity {
+			return sim
+		}
+		return 0
+	}, lambda, limit)
 	out := make([]*candidate, len(picked))
 	for i, p := range picked {
 		out[i] = pool[p]
@@ -38,7 +49,7 @@ func diversify(list []*candidate, lambda float64, limit int) []*candidate {
 }
 
 // episodeBoost lets each candidate borrow weight × the best fused score of
-// another candidate that occurred within window of it (before its own
+// another candidate of its thread that occurred within window of it (before its own
 // neighbour or episode boosts).
 func episodeBoost(cands map[string]*candidate, weight float64, window time.Duration) {
 	list := make([]*candidate, 0, len(cands))
@@ -49,10 +60,14 @@ func episodeBoost(cands map[string]*candidate, weight float64, window time.Durat
 	boost := make([]float64, len(list))
 	for i, c := range list {
 		for j := i - 1; j >= 0 && c.m.OccurredAt.Sub(list[j].m.OccurredAt) <= window; j-- {
-			boost[i] = max(boost[i], list[j].base)
+			if sameThread(c.m, list[j].m) {
+				boost[i] = max(boost[i], list[j].base)
+			}
 		}
 		for j := i + 1; j < len(list) && list[j].m.OccurredAt.Sub(c.m.OccurredAt) <= window; j++ {
-			boost[i] = max(boost[i], list[j].base)
+			if sameThread(c.m, list[j].m) {
+				boost[i] = max(boost[i], list[j].base)
+			}
 		}
 	}
 	for i, c := range list {

@@ -24,6 +24,9 @@ type Searcher struct {
 	// Neighbors, when set, finds the memories recorded beside the best
 	// candidates (the turns around a matching turn).
 	Neighbors recall.NeighborFinder
+	// AsOf returns a searcher over memory as it was at t, and a function
+	// that releases it; nil means --as-of is not supported here.
+	AsOf func(ctx context.Context, t time.Time) (recall.Searcher, func(), error)
 	// Time reads time expressions in queries; nil: none are read.
 	Time recall.TimeParser
 	// Now is the clock for relative time words when a query has no Now.
@@ -55,10 +58,20 @@ type Options struct {
 	Neighbor       float64
 	NeighborRadius int
 	NeighborTop    int
+	// NeighborBefore stretches the distance to memories recorded before a
+	// candidate: what follows a match (a reply, the next step) tends to
+	// continue it more than what precedes it.
+	NeighborBefore float64
 	// TimeBoost multiplies the score of memories inside a time window the
 	// query names by 1 + TimeBoost; words such as "in May 2023" do not
 	// exclude other memories (the flags --since and --until do).
 	TimeBoost float64
+	// Feedback is the fusion weight of a second full-text query expanded
+	// with FeedbackTerms words from the FeedbackDocs best matches
+	// (pseudo-relevance feedback); 0 turns it off.
+	Feedback      float64
+	FeedbackDocs  int
+	FeedbackTerms int
 	// StripTime removes the time expressions from the text query.
 	StripTime bool
 	// Recent replaces Weights.Recency and Weights.HalfLife when the query
@@ -71,20 +84,24 @@ type Options struct {
 func DefaultOptions() Options {
 	return Options{
 		Candidates:     100,
-		Fusion:         "rrf",
+		Fusion:         "score",
 		RRFK:           DefaultRRFK,
 		TextWeight:     1,
-		VectorWeight:   1,
+		VectorWeight:   0.2,
 		Weights:        DefaultWeights(),
 		MMRLambda:      0.9,
-		Episode:        0,
+		Episode:        0.3,
 		EpisodeWindow:  time.Hour,
+		Neighbor:       0.4,
 		NeighborRadius: 2,
 		NeighborTop:    20,
-		TimeBoost:      0.5,
+		NeighborBefore: 2,
+		TimeBoost:      1.5,
 		StripTime:      true,
 		Recent:         0.5,
 		RecentHalfLife: 30 * 24 * time.Hour,
+		FeedbackDocs:   3,
+		FeedbackTerms:  5,
 	}
 }
 
@@ -98,7 +115,7 @@ func (s *Searcher) options() Options {
 // candidate is one memory under consideration.
 type candidate struct {
 	m                    *recall.Memory
-	bm25, vector         float64
+	bm25, vector, prf    float64
 	bm25Rank, vectorRank int
 	snippet              string
 	base, fused, score   float64
@@ -115,6 +132,9 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 	}
 	if mode != recall.ModeHybrid && mode != recall.ModeBM25 && mode != recall.ModeVector {
 		return nil, recall.Errorf(recall.EINVALID, "Unknown search mode %q: use hybrid, bm25 or vector.", mode)
+	}
+	if q.AsOf != nil {
+		return s.searchAsOf(ctx, q)
 	}
 	o := s.options()
 	limit := q.Limit
@@ -147,12 +167,17 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 			return nil, err
 		}
 	}
+	if o.Feedback > 0 && len(textIDs) > 0 {
+		if err := s.feedback(ctx, o, text, q.Filter, textIDs, cands); err != nil {
+			return nil, err
+		}
+	}
 	var notes []string
 	if len(intent.Found) > 0 {
 		notes = append(notes, "time: "+describe(intent))
 	}
 	if mode != recall.ModeBM25 {
-		ids, err := s.vectorCandidates(ctx, text, q.Filter, max(o.Candidates, limit), cands)
+		ids, err := s.vectorCandidates(ctx, contentWords(text), q.Filter, max(o.Candidates, limit), cands)
 		switch {
 		case err == nil:
 			vecIDs = ids
@@ -216,6 +241,9 @@ func (s *Searcher) vectorCandidates(ctx context.Context, text string, f recall.M
 	var ids []string
 	best := map[string]recall.VectorHit{}
 	for _, h := range hits {
+		if h.Score <= 0 {
+			continue // orthogonal or opposed: shares nothing with the query
+		}
 		if _, ok := best[h.MemoryID]; !ok {
 			ids = append(ids, h.MemoryID)
 			best[h.MemoryID] = h
@@ -260,14 +288,28 @@ func (s *Searcher) fuse(o Options, cands map[string]*candidate, textIDs, vecIDs 
 	if o.Fusion != "score" {
 		return RRF(o.RRFK, List{IDs: textIDs, Weight: o.TextWeight}, List{IDs: vecIDs, Weight: o.VectorWeight})
 	}
-	bm, vec := map[string]float64{}, map[string]float64{}
+	bm, vec, prf := map[string]float64{}, map[string]float64{}, map[string]float64{}
 	for id, c := range cands {
-		bm[id], vec[id] = c.bm25, c.vector
+		bm[id], vec[id], prf[id] = c.bm25, c.vector, c.prf
 	}
-	bm, vec = Normalize(bm), Normalize(vec)
+	bm, vec, prf = Normalize(bm), Normalize(vec), Normalize(prf)
 	out := map[string]float64{}
 	for id := range cands {
-		out[id] = o.TextWeight*bm[id] + o.VectorWeight*vec[id]
+		out[id] = o.TextWeight*bm[id] + o.VectorWeight*vec[id] + o.Feedback*prf[id]
 	}
 	return out
+}
+
+// searchAsOf answers q from memory as it was at q.AsOf.
+func (s *Searcher) searchAsOf(ctx context.Context, q recall.SearchQuery) ([]*recall.SearchHit, error) {
+	if s.AsOf == nil {
+		return nil, recall.Errorf(recall.ENOTIMPL, "This store cannot search its history; search without --as-of.")
+	}
+	past, release, err := s.AsOf(ctx, *q.AsOf)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	q.AsOf = nil
+	return past.Search(ctx, q)
 }

@@ -140,7 +140,26 @@ type Tx struct {
 	db  *DB
 	now time.Time
 
-	queued []string // memories enqueued for embedding by this transaction
+	queued []string             // memories enqueued for embedding by this transaction
+	stmts  map[string]*sql.Stmt // see prepare
+}
+
+// prepare returns a statement prepared once per transaction, for hot
+// statements run for every row of a batch: the driver parses SQL on every
+// unprepared Exec. The statements close when the transaction ends.
+func (tx *Tx) prepare(ctx context.Context, query string) (*sql.Stmt, error) {
+	if st, ok := tx.stmts[query]; ok {
+		return st, nil
+	}
+	st, err := tx.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if tx.stmts == nil {
+		tx.stmts = map[string]*sql.Stmt{}
+	}
+	tx.stmts[query] = st
+	return st, nil
 }
 
 // beginWrite starts an immediate transaction on the writer. SQLite waits

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -19,6 +21,9 @@ const (
 
 // DefaultEmbedBatch is how many passages go to the embedder at once.
 const DefaultEmbedBatch = 64
+
+// DefaultQueryTimeout bounds a remote embedder's query embedding.
+const DefaultQueryTimeout = 3 * time.Second
 
 // VectorService embeds memories and searches their passages by vector. It
 // keeps an exact in-memory index, built on the first search and refreshed
@@ -41,6 +46,10 @@ type VectorService struct {
 	BatchSize int
 	// Interval is how often Run drains the queue; 0 turns the loop off.
 	Interval time.Duration
+	// QueryTimeout bounds embedding a query for a remote embedder, so that
+	// a provider that is down delays a search by at most this much before
+	// the caller falls back to full-text search; 0 means DefaultQueryTimeout.
+	QueryTimeout time.Duration
 	// OnError, when set, receives errors of background embedding (after a
 	// write, in Run) that have no caller to return to. The memories stay
 	// queued.
@@ -144,14 +153,87 @@ func (s *VectorService) SearchVectors(ctx context.Context, text string, k int) (
 	if err != nil {
 		return nil, err
 	}
-	vs, err := e.Embed(ctx, []string{text})
+	qctx := ctx
+	timeout := s.QueryTimeout
+	if timeout <= 0 {
+		timeout = DefaultQueryTimeout
+	}
+	if !s.Inline {
+		var cancel context.CancelFunc
+		qctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	vs, err := e.Embed(qctx, []string{text})
 	if err != nil {
+		if ctx.Err() == nil && qctx.Err() != nil {
+			return nil, recall.Errorf(recall.EUNAVAILABLE, "The embedding provider did not answer within %s: vector search is skipped for this query.", timeout)
+		}
 		return nil, err
 	}
 	if len(vs) != 1 || len(vs[0]) != e.Dim() {
 		return nil, recall.Errorf(recall.EUNAVAILABLE, "The embedder returned a vector of the wrong size for the query: check [retrieval] model, then run `recall reindex`.")
 	}
-	return idx.search(vs[0], k), nil
+	cands := idx.candidates(vs[0], max(6*k, 64))
+	return s.rerank(ctx, vs[0], cands, k)
+}
+
+// rerank scores the candidates of the quantised scan exactly, from the
+// stored float32 vectors, and keeps the best passage of each memory, k at
+// most. A candidate deleted since the scan is skipped.
+func (s *VectorService) rerank(ctx context.Context, query []float32, cands []candidate, k int) ([]recall.VectorHit, error) {
+	if len(cands) == 0 {
+		return nil, nil
+	}
+	args := make([]any, len(cands))
+	for i, c := range cands {
+		args[i] = c.seq
+	}
+	rows, err := s.db.read.QueryContext(ctx, `SELECT seq, memory_id, chunk, span_start, span_end, vec FROM memory_vectors
+		WHERE seq IN (`+strings.TrimSuffix(strings.Repeat("?,", len(cands)), ",")+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("vector rerank: %w", err)
+	}
+	defer rows.Close()
+	type exact struct {
+		seq int64
+		hit recall.VectorHit
+	}
+	var all []exact
+	var blob sql.RawBytes
+	v := make([]float32, len(query))
+	for rows.Next() {
+		var e exact
+		if err := rows.Scan(&e.seq, &e.hit.MemoryID, &e.hit.Chunk, &e.hit.Start, &e.hit.End, &blob); err != nil {
+			return nil, fmt.Errorf("vector rerank: %w", err)
+		}
+		if len(blob) != len(v)*4 {
+			continue
+		}
+		decodeVector(v, blob)
+		e.hit.Score = float64(dot(query, v))
+		all = append(all, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("vector rerank: %w", err)
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].hit.Score != all[j].hit.Score {
+			return all[i].hit.Score > all[j].hit.Score
+		}
+		return all[i].seq < all[j].seq
+	})
+	seen := map[string]bool{}
+	var out []recall.VectorHit
+	for _, e := range all {
+		if !seen[e.hit.MemoryID] {
+			seen[e.hit.MemoryID] = true
+			out = append(out, e.hit)
+			if len(out) == k {
+				break
+			}
+		}
+	}
+	return out, nil
 }
 
 // opportunisticBudget bounds the queue draining a search does.
@@ -171,10 +253,23 @@ func (s *VectorService) refresh(ctx context.Context, e recall.Embedder) (*vector
 		return nil, err
 	}
 	if s.index == nil || s.index.model != e.Model() || s.index.dim != e.Dim() {
-		s.index = newVectorIndex(e.Model(), e.Dim())
+		// A new process starts from the cache file when there is a good one.
+		if x, err := readCache(s.db.vectorCachePath(), e.Model(), e.Dim()); err == nil {
+			s.index = x
+		} else {
+			s.index = newVectorIndex(e.Model(), e.Dim())
+		}
 	}
-	if err := s.index.refresh(ctx, tx); err != nil {
+	changed, err := s.index.refresh(ctx, tx)
+	if err != nil {
 		return nil, fmt.Errorf("vector refresh: %w", err)
+	}
+	if x := s.index; changed && x.maxSeq+x.maxTomb-x.cachedRows >= cacheEvery {
+		// The cache is an optimisation: failing to write it is reported, not returned.
+		if err := x.writeCache(s.db.vectorCachePath()); err != nil {
+			s.report(fmt.Errorf("write vector cache: %w", err))
+		}
+		x.cachedRows = x.maxSeq + x.maxTomb
 	}
 	return s.index, nil
 }

@@ -5,31 +5,36 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"runtime"
 	"sort"
 	"sync"
-
-	"github.com/recall-mem/recall"
 )
 
-// vectorIndex is an exact in-memory index: every vector of one model in
-// one contiguous []float32, scanned with dot products (the vectors are
-// unit length, so the dot product is the cosine) in parallel over cores.
-// An exact scan beats approximate indexes on recall and is fast enough up
-// to a few hundred thousand passages.
+// vectorIndex is an in-memory index of every vector of one model, scanned
+// in full for each query: no approximate structure, so nothing is missed
+// for being in the wrong cell.
+//
+// Rows are held as int8 with one scale per row, in one contiguous slice: a
+// quarter of the memory of float32, so a scan reads a quarter of the
+// cache lines and the index loads (and caches, see vector_cache.go) four
+// times faster. The scan's best candidates, many more than asked for, are
+// re-scored exactly from the stored float32 vectors (VectorService.rerank),
+// so quantisation can only reorder near-ties far below the top.
 type vectorIndex struct {
 	model string
 	dim   int
 
-	data   []float32 // len(seqs) × dim
+	q8     []int8    // len(seqs) × dim
+	scales []float32 // per row: the float value of an int8 step
 	seqs   []int64   // memory_vectors.seq of each row
 	ids    []string
-	chunks []int32
-	spans  [][2]int32
 	slot   map[int64]int // seq → row
 
-	maxSeq, maxTomb int64 // what the index has seen
+	epoch           string // store_meta vector_epoch the rows belong to
+	maxSeq, maxTomb int64  // what the index has seen
 	loaded          bool
+	cachedRows      int64 // maxSeq+maxTomb when the cache file was last written
 
 	mu sync.RWMutex // guards the fields above against concurrent scans
 }
@@ -40,37 +45,53 @@ func newVectorIndex(model string, dim int) *vectorIndex {
 
 func (x *vectorIndex) len() int { return len(x.seqs) }
 
+func (x *vectorIndex) reset() {
+	x.q8, x.scales, x.seqs, x.ids = nil, nil, nil, nil
+	x.slot, x.maxSeq, x.maxTomb, x.loaded, x.cachedRows = map[int64]int{}, 0, 0, false, 0
+}
+
 // refresh applies the changes since the last refresh, read in one snapshot
-// q: tombstones remove rows, rows with a larger seq are added. When the
-// tombstones it needs were pruned, it reloads everything.
-func (x *vectorIndex) refresh(ctx context.Context, q *sql.Tx) error {
-	var maxSeq, maxTomb, minTomb int64
+// q: tombstones remove rows, rows with a larger seq are added. It reloads
+// everything when the tombstones it needs were pruned or the store is not
+// the one it was loaded from. It reports whether anything changed.
+func (x *vectorIndex) refresh(ctx context.Context, q *sql.Tx) (bool, error) {
+	var maxSeq, maxTomb, minTomb, count int64
+	var epoch string
 	err := q.QueryRowContext(ctx, `SELECT
 		COALESCE((SELECT MAX(seq) FROM memory_vectors), 0),
 		COALESCE((SELECT MAX(id) FROM vector_tombstones), 0),
-		COALESCE((SELECT MIN(id) FROM vector_tombstones), 0)`).Scan(&maxSeq, &maxTomb, &minTomb)
+		COALESCE((SELECT MIN(id) FROM vector_tombstones), 0),
+		COALESCE((SELECT value FROM store_meta WHERE key = 'vector_epoch'), '')`).Scan(&maxSeq, &maxTomb, &minTomb, &epoch)
 	if err != nil {
-		return err
+		return false, err
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if x.loaded && maxSeq == x.maxSeq && maxTomb == x.maxTomb {
-		return nil
+	if x.loaded && epoch == x.epoch && maxSeq == x.maxSeq && maxTomb == x.maxTomb {
+		return false, nil
 	}
-	if x.loaded && minTomb > x.maxTomb+1 {
-		x.data, x.seqs, x.ids, x.chunks, x.spans = nil, nil, nil, nil, nil
-		x.slot, x.maxSeq, x.maxTomb, x.loaded = map[int64]int{}, 0, 0, false
+	if x.loaded && (epoch != x.epoch || minTomb > x.maxTomb+1 || maxSeq < x.maxSeq || maxTomb < x.maxTomb) {
+		x.reset()
 	}
 	if x.loaded && maxTomb > x.maxTomb {
 		if err := x.applyTombstones(ctx, q); err != nil {
-			return err
+			return false, err
 		}
 	}
-	if err := x.load(ctx, q); err != nil {
-		return err
+	if !x.loaded {
+		// Size the slices once: growing a slice of hundreds of megabytes
+		// by doubling copies it over and over.
+		if err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM memory_vectors WHERE model = ? AND dim = ?`, x.model, x.dim).Scan(&count); err != nil {
+			return false, err
+		}
+		x.q8 = make([]int8, 0, count*int64(x.dim))
+		x.scales, x.seqs, x.ids = make([]float32, 0, count), make([]int64, 0, count), make([]string, 0, count)
 	}
-	x.maxSeq, x.maxTomb, x.loaded = maxSeq, maxTomb, true
-	return nil
+	if err := x.load(ctx, q); err != nil {
+		return false, err
+	}
+	x.epoch, x.maxSeq, x.maxTomb, x.loaded = epoch, maxSeq, maxTomb, true
+	return true, nil
 }
 
 func (x *vectorIndex) applyTombstones(ctx context.Context, q *sql.Tx) error {
@@ -97,53 +118,75 @@ func (x *vectorIndex) remove(seq int64) {
 	}
 	last := len(x.seqs) - 1
 	if i != last {
-		copy(x.data[i*x.dim:(i+1)*x.dim], x.data[last*x.dim:])
-		x.seqs[i], x.ids[i], x.chunks[i], x.spans[i] = x.seqs[last], x.ids[last], x.chunks[last], x.spans[last]
+		copy(x.q8[i*x.dim:(i+1)*x.dim], x.q8[last*x.dim:])
+		x.scales[i], x.seqs[i], x.ids[i] = x.scales[last], x.seqs[last], x.ids[last]
 		x.slot[x.seqs[i]] = i
 	}
 	delete(x.slot, seq)
-	x.data = x.data[:last*x.dim]
-	x.seqs, x.ids, x.chunks, x.spans = x.seqs[:last], x.ids[:last], x.chunks[:last], x.spans[:last]
+	x.q8 = x.q8[:last*x.dim]
+	x.scales, x.seqs, x.ids = x.scales[:last], x.seqs[:last], x.ids[:last]
 }
 
 // load appends the rows of this model with seq beyond what was seen.
 func (x *vectorIndex) load(ctx context.Context, q *sql.Tx) error {
-	rows, err := q.QueryContext(ctx, `SELECT seq, memory_id, chunk, span_start, span_end, vec FROM memory_vectors
+	rows, err := q.QueryContext(ctx, `SELECT seq, memory_id, vec FROM memory_vectors
 		WHERE seq > ? AND model = ? AND dim = ? ORDER BY seq`, x.maxSeq, x.model, x.dim)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
-	var blob []byte
+	var blob sql.RawBytes
+	v := make([]float32, x.dim)
 	for rows.Next() {
 		var seq int64
 		var id string
-		var chunk, start, end int32
-		if err := rows.Scan(&seq, &id, &chunk, &start, &end, &blob); err != nil {
+		if err := rows.Scan(&seq, &id, &blob); err != nil {
 			return err
 		}
 		if len(blob) != x.dim*4 {
 			return fmt.Errorf("vector %d has %d bytes, want %d", seq, len(blob), x.dim*4)
 		}
-		n := len(x.data)
-		x.data = append(x.data, make([]float32, x.dim)...)
-		decodeVector(x.data[n:], blob)
-		x.slot[seq] = len(x.seqs)
-		x.seqs = append(x.seqs, seq)
-		x.ids = append(x.ids, id)
-		x.chunks = append(x.chunks, chunk)
-		x.spans = append(x.spans, [2]int32{start, end})
+		decodeVector(v, blob)
+		x.add(seq, id, v)
 	}
 	return rows.Err()
 }
 
-// scored is a row and its similarity to the query.
+// add appends the int8 quantisation of v (symmetric, one scale per row).
+func (x *vectorIndex) add(seq int64, id string, v []float32) {
+	var peak float32
+	for _, f := range v {
+		peak = max(peak, float32(math.Abs(float64(f))))
+	}
+	scale := peak / 127
+	n := len(x.q8)
+	x.q8 = append(x.q8, make([]int8, x.dim)...)
+	if scale > 0 {
+		row := x.q8[n:]
+		for j, f := range v {
+			row[j] = int8(math.Round(float64(f / scale)))
+		}
+	}
+	x.slot[seq] = len(x.seqs)
+	x.scales = append(x.scales, scale)
+	x.seqs = append(x.seqs, seq)
+	x.ids = append(x.ids, id)
+}
+
+// candidate is a row's seq, memory and approximate similarity.
+type candidate struct {
+	seq   int64
+	id    string
+	score float32
+}
+
+// scored is a row and its approximate similarity to the query.
 type scored struct {
 	row   int
 	score float32
 }
 
-// minHeap keeps the best k rows seen, worst on top.
+// minHeap keeps the best rows seen, worst on top.
 type minHeap []scored
 
 func (h minHeap) Len() int           { return len(h) }
@@ -155,19 +198,26 @@ func (h *minHeap) Pop() any          { old := *h; v := old[len(old)-1]; *h = old
 // minParallelRows is the index size below which one goroutine is faster.
 const minParallelRows = 4096
 
-// search returns the k memories with the passages most similar to query,
-// one hit per memory. It keeps 4k passages (at least 32) per worker
-// before grouping by memory, so a memory with many near passages cannot
-// hide the others.
-func (x *vectorIndex) search(query []float32, k int) []recall.VectorHit {
+// candidates returns the keep rows with the highest approximate
+// similarity to query, best first, scanning in parallel over cores.
+func (x *vectorIndex) candidates(query []float32, keep int) []candidate {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	n := x.len()
-	keep := max(4*k, 32)
 	workers := runtime.GOMAXPROCS(0)
 	if n < minParallelRows {
 		workers = 1
 	}
+	// Short queries of the built-in embedder touch a few dozen dimensions:
+	// scoring only those is the same sum with a fraction of the work.
+	var nz []int32
+	var qv []float32
+	for j, v := range query {
+		if v != 0 {
+			nz, qv = append(nz, int32(j)), append(qv, v)
+		}
+	}
+	sparse := len(nz)*3 < len(query)
 	parts := make([]minHeap, workers)
 	var wg sync.WaitGroup
 	per := (n + workers - 1) / workers
@@ -176,7 +226,11 @@ func (x *vectorIndex) search(query []float32, k int) []recall.VectorHit {
 		wg.Add(1)
 		go func(w, lo, hi int) {
 			defer wg.Done()
-			parts[w] = x.scan(query, lo, hi, keep)
+			if sparse {
+				parts[w] = x.scanSparse(nz, qv, lo, hi, keep)
+			} else {
+				parts[w] = x.scan(query, lo, hi, keep)
+			}
 		}(w, lo, hi)
 	}
 	wg.Wait()
@@ -190,40 +244,64 @@ func (x *vectorIndex) search(query []float32, k int) []recall.VectorHit {
 		}
 		return x.seqs[all[i].row] < x.seqs[all[j].row]
 	})
-	seen := map[string]bool{}
-	var out []recall.VectorHit
-	for _, s := range all {
-		id := x.ids[s.row]
-		if seen[id] {
-			continue
-		}
-		seen[id] = true
-		sp := x.spans[s.row]
-		out = append(out, recall.VectorHit{MemoryID: id, Chunk: int(x.chunks[s.row]), Score: float64(s.score), Start: int(sp[0]), End: int(sp[1])})
-		if len(out) == k {
-			break
-		}
+	out := make([]candidate, 0, min(keep, len(all)))
+	for _, s := range all[:min(keep, len(all))] {
+		out = append(out, candidate{seq: x.seqs[s.row], id: x.ids[s.row], score: s.score})
 	}
 	return out
 }
 
-// scan scores rows [lo, hi) and keeps the best keep.
+// push offers row r with score s to a heap of at most keep rows.
+func push(h *minHeap, keep, r int, s float32) {
+	if len(*h) < keep {
+		heap.Push(h, scored{r, s})
+	} else if s > (*h)[0].score {
+		(*h)[0] = scored{r, s}
+		heap.Fix(h, 0)
+	}
+}
+
+// scan scores rows [lo, hi) against a dense query.
 func (x *vectorIndex) scan(query []float32, lo, hi, keep int) minHeap {
 	h := make(minHeap, 0, keep+1)
 	dim := x.dim
+	query = query[:dim]
 	for r := lo; r < hi; r++ {
-		s := dot(query, x.data[r*dim:(r+1)*dim])
-		if len(h) < keep {
-			heap.Push(&h, scored{r, s})
-		} else if s > h[0].score {
-			h[0] = scored{r, s}
-			heap.Fix(&h, 0)
+		row := x.q8[r*dim : (r+1)*dim : (r+1)*dim]
+		var s0, s1, s2, s3 float32
+		j := 0
+		for ; j+4 <= dim; j += 4 {
+			s0 += query[j] * float32(row[j])
+			s1 += query[j+1] * float32(row[j+1])
+			s2 += query[j+2] * float32(row[j+2])
+			s3 += query[j+3] * float32(row[j+3])
 		}
+		for ; j < dim; j++ {
+			s0 += query[j] * float32(row[j])
+		}
+		push(&h, keep, r, (s0+s1+s2+s3)*x.scales[r])
 	}
 	return h
 }
 
-// dot is the inner product, unrolled by four with separate accumulators.
+// scanSparse scores rows [lo, hi) against a query given by its non-zero
+// components: indexes nz and values qv.
+func (x *vectorIndex) scanSparse(nz []int32, qv []float32, lo, hi, keep int) minHeap {
+	h := make(minHeap, 0, keep+1)
+	dim := x.dim
+	qv = qv[:len(nz)]
+	for r := lo; r < hi; r++ {
+		row := x.q8[r*dim : (r+1)*dim : (r+1)*dim]
+		var s float32
+		for i, j := range nz {
+			s += qv[i] * float32(row[j])
+		}
+		push(&h, keep, r, s*x.scales[r])
+	}
+	return h
+}
+
+// dot is the exact inner product, unrolled by four.
 func dot(a, b []float32) float32 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3 float32

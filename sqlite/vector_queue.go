@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
@@ -18,9 +19,11 @@ import (
 // current version needs vectors. A crash after the commit loses nothing:
 // the queue row is there for the next drain.
 func enqueueEmbedding(ctx context.Context, tx *Tx, m *recall.Memory) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO embed_queue (memory_id, version, queued_at) VALUES (?, ?, ?)
-		ON CONFLICT (memory_id) DO UPDATE SET version = excluded.version, queued_at = excluded.queued_at, attempts = 0, last_error = ''`,
-		m.ID, m.Version, ms(tx.now))
+	st, err := tx.prepare(ctx, `INSERT INTO embed_queue (memory_id, version, queued_at) VALUES (?, ?, ?)
+		ON CONFLICT (memory_id) DO UPDATE SET version = excluded.version, queued_at = excluded.queued_at, attempts = 0, last_error = ''`)
+	if err == nil {
+		_, err = st.ExecContext(ctx, m.ID, m.Version, ms(tx.now))
+	}
 	if err != nil {
 		return fmt.Errorf("enqueue embedding: %w", err)
 	}
@@ -181,13 +184,25 @@ func (s *VectorService) embedItems(ctx context.Context, e recall.Embedder, items
 	return len(items), nil
 }
 
+// Statements writeVectors runs per memory.
+const (
+	sqlMemoryVersion = `SELECT version FROM memories WHERE id = ?`
+	sqlKeepVectors   = `UPDATE memory_vectors SET version = ? WHERE memory_id = ?`
+	sqlDropVectors   = `DELETE FROM memory_vectors WHERE memory_id = ?`
+	sqlInsertVector  = `INSERT INTO memory_vectors (memory_id, chunk, version, hash, model, dim, span_start, span_end, vec)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	sqlDequeue = `DELETE FROM embed_queue WHERE memory_id = ? AND version = ?`
+)
+
 func writeVectors(ctx context.Context, tx *Tx, e recall.Embedder, items []queuedItem, hashes []string, ps []passage, vecs [][]float32) error {
-	ins, err := tx.PrepareContext(ctx, `INSERT INTO memory_vectors (memory_id, chunk, version, hash, model, dim, span_start, span_end, vec)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return fmt.Errorf("write vectors: %w", err)
+	st := map[string]*sql.Stmt{}
+	for _, q := range []string{sqlMemoryVersion, sqlKeepVectors, sqlDropVectors, sqlInsertVector, sqlDequeue} {
+		s, err := tx.prepare(ctx, q)
+		if err != nil {
+			return fmt.Errorf("write vectors: %w", err)
+		}
+		st[q] = s
 	}
-	defer ins.Close()
 	byItem := make([][]int, len(items))
 	for i, p := range ps {
 		byItem[p.item] = append(byItem[p.item], i)
@@ -197,26 +212,26 @@ func writeVectors(ctx context.Context, tx *Tx, e recall.Embedder, items []queued
 		// The memory may have changed since it was read: a newer version
 		// is queued again, so this one is dropped.
 		var cur int
-		if err := tx.QueryRowContext(ctx, `SELECT version FROM memories WHERE id = ?`, it.id).Scan(&cur); err != nil || cur != it.version {
+		if err := st[sqlMemoryVersion].QueryRowContext(ctx, it.id).Scan(&cur); err != nil || cur != it.version {
 			continue
 		}
 		if hashes[i] == it.oldHash {
-			if _, err := tx.ExecContext(ctx, `UPDATE memory_vectors SET version = ? WHERE memory_id = ?`, it.version, it.id); err != nil {
+			if _, err := st[sqlKeepVectors].ExecContext(ctx, it.version, it.id); err != nil {
 				return fmt.Errorf("write vectors: %w", err)
 			}
 		} else {
-			if _, err := tx.ExecContext(ctx, `DELETE FROM memory_vectors WHERE memory_id = ?`, it.id); err != nil {
+			if _, err := st[sqlDropVectors].ExecContext(ctx, it.id); err != nil {
 				return fmt.Errorf("write vectors: %w", err)
 			}
 			for _, pi := range byItem[i] {
 				p := ps[pi]
 				buf = encodeVector(buf[:0], vecs[pi])
-				if _, err := ins.ExecContext(ctx, it.id, p.chunk.Index, it.version, hashes[i], e.Model(), e.Dim(), p.chunk.Start, p.chunk.End, buf); err != nil {
+				if _, err := st[sqlInsertVector].ExecContext(ctx, it.id, p.chunk.Index, it.version, hashes[i], e.Model(), e.Dim(), p.chunk.Start, p.chunk.End, buf); err != nil {
 					return fmt.Errorf("write vectors: %w", err)
 				}
 			}
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM embed_queue WHERE memory_id = ? AND version = ?`, it.id, it.version); err != nil {
+		if _, err := st[sqlDequeue].ExecContext(ctx, it.id, it.version); err != nil {
 			return fmt.Errorf("dequeue: %w", err)
 		}
 	}

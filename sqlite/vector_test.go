@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/sqlite"
@@ -345,4 +346,22 @@ func TestVectorService_Reindex(t *testing.T) {
 			t.Fatalf("calls %d→%d, stats %+v", before, e.calls.Load(), st)
 		}
 	})
+}
+
+// slowEmbedder answers queries only after the caller gives up.
+type slowEmbedder struct{ *wordEmbedder }
+
+func (e slowEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	<-ctx.Done()
+	return nil, recall.Errorf(recall.EUNAVAILABLE, "The embedding provider cannot be reached.")
+}
+
+func TestVectorService_QueryTimeout(t *testing.T) {
+	db := MustOpenDB(t)
+	vs := sqlite.NewVectorService(db, slowEmbedder{newWordEmbedder("remote")}, nil)
+	vs.QueryTimeout = 20 * time.Millisecond
+	_, err := vs.SearchVectors(context.Background(), "anything", 3)
+	if recall.ErrorCode(err) != recall.EUNAVAILABLE || !strings.Contains(recall.ErrorMessage(err), "did not answer within 20ms") {
+		t.Fatalf("err = %v", err)
+	}
 }

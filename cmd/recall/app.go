@@ -162,7 +162,7 @@ func (a *app) open(ctx context.Context) error {
 		a.db = nil
 		return err
 	}
-	a.search, _ = a.searcherFor(a.mem, a.vectors(), cfg)
+	a.search, _ = a.searcherFor(a.mem, a.vectors(), a.mem, cfg)
 	return nil
 }
 

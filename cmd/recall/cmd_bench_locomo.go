@@ -26,7 +26,7 @@ func (a *app) benchCommand() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE:  func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
-	c.AddCommand(a.benchLocomoCommand(), a.benchHookCommand())
+	c.AddCommand(a.benchLocomoCommand(), a.benchScaleCommand(), a.benchHookCommand())
 	return c
 }
 
@@ -204,7 +204,7 @@ func (a *app) locomoConversation(ctx context.Context, conv *locomo.Conversation,
 		_ = json.Unmarshal(m.Metadata, &meta)
 		dia[m.ID] = meta.DiaID
 	}
-	s, info := a.searcherFor(mem, vec, cfg)
+	s, info := a.searcherFor(mem, vec, nil, cfg)
 	now := conv.Last()
 	out := make([][]string, len(conv.Questions))
 	for qi, q := range conv.Questions {

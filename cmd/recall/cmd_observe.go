@@ -218,9 +218,10 @@ func (a *app) importObservations(c *cobra.Command, buf []byte, jsonOut bool) err
 	return nil
 }
 
-// searchObservations finds the newest observations matching text.
-func (a *app) searchObservations(ctx context.Context, text string, limit int) ([]obsJSON, error) {
-	obs, _, err := a.obs.FindObservations(ctx, recall.ObservationFilter{Search: text, Desc: true, Limit: limit})
+// searchObservations finds the newest observations matching text, at or
+// after since and before until when they are set.
+func (a *app) searchObservations(ctx context.Context, text string, since, until *time.Time, limit int) ([]obsJSON, error) {
+	obs, _, err := a.obs.FindObservations(ctx, recall.ObservationFilter{Search: text, Since: since, Until: until, Desc: true, Limit: limit})
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 type Config struct {
 	Working   WorkingConfig   `toml:"working"`
 	Retrieval RetrievalConfig `toml:"retrieval"`
+	Ranking   RankingConfig   `toml:"ranking"`
 	Retention RetentionConfig `toml:"retention"`
 	Rollup    RollupConfig    `toml:"rollup"`
 	Redact    RedactConfig    `toml:"redact"`
@@ -41,6 +42,9 @@ type RetrievalConfig struct {
 	Dimensions     int `toml:"dimensions"`
 	BatchSize      int `toml:"batch_size"`      // texts per embedding request
 	TimeoutSeconds int `toml:"timeout_seconds"` // per embedding request
+	// QueueIntervalSeconds is how often a long-running server drains the
+	// embedding queue of a remote embedder; 0 means 30.
+	QueueIntervalSeconds int `toml:"queue_interval_seconds"`
 }
 
 // RetentionConfig configures type-aware retention sweeps (seed 003).

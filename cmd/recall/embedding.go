@@ -3,11 +3,15 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/chunk"
 	"github.com/recall-mem/recall/embed"
+	"github.com/recall-mem/recall/model2vec"
+	"github.com/recall-mem/recall/openai"
 	"github.com/recall-mem/recall/sqlite"
 )
 
@@ -17,9 +21,28 @@ import (
 func newEmbedder(cfg RetrievalConfig) (e recall.Embedder, local bool, err error) {
 	switch strings.ToLower(cfg.Embedder) {
 	case "", "builtin":
-		return embed.NewHashing(0), true, nil
+		return embed.NewHashing(cfg.Dimensions), true, nil
 	case "none":
 		return embed.None{}, true, nil
+	case "openai":
+		if cfg.Endpoint == "" || cfg.Model == "" {
+			return nil, false, recall.Errorf(recall.EINVALID, "The openai embedder needs [retrieval] endpoint (e.g. \"http://127.0.0.1:11434/v1\") and model (e.g. \"nomic-embed-text\") in config.toml.")
+		}
+		key := ""
+		if cfg.APIKeyEnv != "" {
+			key = os.Getenv(cfg.APIKeyEnv)
+		}
+		o := openai.New(cfg.Endpoint, cfg.Model, key)
+		o.Dimensions, o.BatchSize = cfg.Dimensions, cfg.BatchSize
+		if cfg.TimeoutSeconds > 0 {
+			o.Timeout = time.Duration(cfg.TimeoutSeconds) * time.Second
+		}
+		return o, false, nil
+	case "model2vec":
+		if cfg.ModelPath == "" {
+			return nil, false, recall.Errorf(recall.EINVALID, "The model2vec embedder needs [retrieval] model_path: a directory holding model.safetensors and tokenizer.json.")
+		}
+		return model2vec.New(cfg.ModelPath), true, nil
 	}
 	return nil, false, recall.Errorf(recall.EINVALID, "Unknown embedder %q in [retrieval] embedder: use builtin, openai, model2vec or none.", cfg.Embedder)
 }
@@ -28,12 +51,24 @@ func newEmbedder(cfg RetrievalConfig) (e recall.Embedder, local bool, err error)
 // write is embedded (inline for a local embedder, through the queue for a
 // remote one).
 func (a *app) openVectors() error {
-	e, local, err := newEmbedder(a.cfg.Retrieval)
+	r := a.cfg.Retrieval
+	if r.ModelPath != "" && !filepath.IsAbs(r.ModelPath) {
+		r.ModelPath = filepath.Join(a.store.Dir, r.ModelPath) // relative to the store
+	}
+	e, local, err := newEmbedder(r)
 	if err != nil {
 		return err
 	}
 	vs := sqlite.NewVectorService(a.db, e, chunk.Splitter{})
 	vs.Inline = local
+	if !local {
+		// Only a server runs the loop (go a.vec.Run(ctx)); the CLI drains
+		// on search and in `recall reindex`.
+		vs.Interval = 30 * time.Second
+		if r.QueueIntervalSeconds > 0 {
+			vs.Interval = time.Duration(r.QueueIntervalSeconds) * time.Second
+		}
+	}
 	if a.cfg.Retrieval.BatchSize > 0 {
 		vs.BatchSize = a.cfg.Retrieval.BatchSize
 	}

@@ -41,3 +41,8 @@ CREATE TABLE embed_queue (
 -- Memories written before this migration wait for their first embedding.
 INSERT INTO embed_queue (memory_id, version, queued_at)
 	SELECT id, version, updated_at FROM memories;
+
+-- Names this store's vectors, so a cached index file (recall.db-vectors)
+-- copied from or left by another store is never mistaken for this one's.
+INSERT INTO store_meta (key, value) VALUES ('vector_epoch', lower(hex(randomblob(8))))
+	ON CONFLICT (key) DO NOTHING;
