@@ -51,6 +51,10 @@ type VectorHit struct {
 	MemoryID string  `json:"memory_id"`
 	Chunk    int     `json:"chunk"` // index of the passage within the memory
 	Score    float64 `json:"score"` // cosine similarity
+	// Start and End are the passage's byte offsets in the content of the
+	// memory version that was embedded, for showing the passage.
+	Start int `json:"start"`
+	End   int `json:"end"`
 }
 
 // VectorSearcher finds the memory passages nearest to a query text.

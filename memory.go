@@ -64,6 +64,7 @@ type Anchor struct {
 // MemoryFilter selects memories. Zero fields do not filter.
 type MemoryFilter struct {
 	ID         *string
+	IDs        []string // any of these ids (nil does not filter; empty matches nothing)
 	Collection *string
 	Key        *string
 	Type       *string

@@ -40,6 +40,7 @@ type HitExplain struct {
 	VectorRank  int                `json:"vector_rank,omitempty"`
 	Fused       float64            `json:"fused"`
 	Adjustments map[string]float64 `json:"adjustments,omitempty"`
+	Note        string             `json:"note,omitempty"` // e.g. that vector search was unavailable
 }
 
 // Searcher ranks memories for a query. Returns EINVALID for a malformed

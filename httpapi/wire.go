@@ -178,6 +178,7 @@ func (p memoryPatch) update() recall.MemoryUpdate { return recall.MemoryUpdate(p
 // filterBody is a memory filter inside a JSON body (POST /v1/context).
 type filterBody struct {
 	ID         *string             `json:"id,omitempty"`
+	IDs        []string            `json:"ids,omitempty"`
 	Collection *string             `json:"collection,omitempty"`
 	Key        *string             `json:"key,omitempty"`
 	Type       *string             `json:"type,omitempty"`

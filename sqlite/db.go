@@ -40,6 +40,8 @@ type DB struct {
 
 	write *sql.DB // one connection: SQLite has one writer at a time anyway
 	read  *sql.DB // a pool of query-only connections
+
+	vectors *VectorService // set by NewVectorService; embeds after each write
 }
 
 // NewDB returns a store for the database file at path; call Open next.
@@ -137,6 +139,27 @@ type Tx struct {
 	*sql.Tx
 	db  *DB
 	now time.Time
+
+	queued []string             // memories enqueued for embedding by this transaction
+	stmts  map[string]*sql.Stmt // see prepare
+}
+
+// prepare returns a statement prepared once per transaction, for hot
+// statements run for every row of a batch: the driver parses SQL on every
+// unprepared Exec. The statements close when the transaction ends.
+func (tx *Tx) prepare(ctx context.Context, query string) (*sql.Stmt, error) {
+	if st, ok := tx.stmts[query]; ok {
+		return st, nil
+	}
+	st, err := tx.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if tx.stmts == nil {
+		tx.stmts = map[string]*sql.Stmt{}
+	}
+	tx.stmts[query] = st
+	return st, nil
 }
 
 // beginWrite starts an immediate transaction on the writer. SQLite waits
@@ -174,6 +197,9 @@ func (db *DB) update(ctx context.Context, fn func(tx *Tx) error) error {
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)
+	}
+	if len(tx.queued) > 0 && db.vectors != nil {
+		db.vectors.afterCommit(ctx, tx.queued)
 	}
 	return nil
 }

@@ -63,8 +63,7 @@ func (db *DB) clean(m *recall.Memory) error {
 	if strings.TrimSpace(m.Content) == "" && m.Title == "" {
 		return recall.Errorf(recall.EINVALID, "Empty memory: give some content (a file, stdin or text) or a title.")
 	}
-	m.Title, m.Content, m.Context = db.redact(m.Title), db.redact(m.Content), db.redact(m.Context)
-	return nil
+	return db.redactFields(&m.Metadata, &m.Title, &m.Content, &m.Context)
 }
 
 func validateTierStatus(tier, status string) error {

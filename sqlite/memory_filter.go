@@ -27,6 +27,16 @@ func whereMemories(f recall.MemoryFilter) (string, []any, error) {
 		}
 	}
 	eq("m.id", f.ID)
+	if f.IDs != nil {
+		if len(f.IDs) == 0 {
+			conds = append(conds, "0")
+		} else {
+			conds = append(conds, "m.id IN ("+strings.TrimSuffix(strings.Repeat("?,", len(f.IDs)), ",")+")")
+			for _, id := range f.IDs {
+				args = append(args, id)
+			}
+		}
+	}
 	eq("m.collection", f.Collection)
 	eq("m.key", f.Key)
 	eq("m.type", f.Type)

@@ -19,6 +19,9 @@ func saveVersion(ctx context.Context, tx *Tx, m *recall.Memory, op string) error
 	if err != nil {
 		return fmt.Errorf("save version: %w", err)
 	}
+	if op != "delete" {
+		return enqueueEmbedding(ctx, tx, m)
+	}
 	return nil
 }
 

@@ -36,6 +36,7 @@ type app struct {
 	mem    *sqlite.MemoryService
 	obs    *sqlite.ObservationService
 	search recall.Searcher
+	vec    *sqlite.VectorService // embeds after writes; see embedding.go
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
@@ -147,13 +148,21 @@ func (a *app) open(ctx context.Context) error {
 	}
 	db := sqlite.NewDB(filepath.Join(loc.Dir, dbFile))
 	db.MaxContentBytes = cfg.Limits.MaxContentBytes
+	if db.Redactor, err = newRedactor(cfg.Redact); err != nil {
+		return err
+	}
 	if err := db.Open(); err != nil {
 		return err
 	}
 	a.store, a.cfg, a.db = loc, cfg, db
 	a.mem = sqlite.NewMemoryService(db)
 	a.obs = sqlite.NewObservationService(db)
-	a.search = a.mem
+	if err := a.openVectors(); err != nil {
+		db.Close()
+		a.db = nil
+		return err
+	}
+	a.search, _ = a.searcherFor(a.mem, a.vectors(), a.mem, cfg)
 	a.search = a.rollupSearcher(a.search) // rollups are part of default search
 	return nil
 }

@@ -10,19 +10,29 @@ import (
 )
 
 func (a *app) importCommand() *cobra.Command {
-	var jsonOut bool
+	var jsonOut, observations bool
 	c := &cobra.Command{
 		Use:   "import FILE|-",
 		Short: "Load memories from JSON Lines (as written by export), all or nothing",
 		Long: `Load memories from JSON Lines, one memory object per line, as written by
 'recall export'. Ids are preserved: a memory whose id exists is updated (a new
 version), others are added. The import is one transaction: on any error
-nothing is written.`,
+nothing is written.
+
+With --observations the input is observations instead, one JSON object per
+line with the fields at (RFC 3339), type, key, session, project, tool, file,
+content and metadata (as 'recall timeline --json' prints them, which is also
+accepted), again all or nothing.`,
+		Example: `  recall import backup.jsonl
+  recall import --observations events.jsonl`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			buf, err := a.readInput(args[0])
 			if err != nil {
 				return err
+			}
+			if observations {
+				return a.importObservations(c, buf, jsonOut)
 			}
 			ms, err := decodeMemoryLines(buf)
 			if err != nil {
@@ -43,12 +53,19 @@ nothing is written.`,
 		},
 	}
 	c.Flags().BoolVar(&jsonOut, "json", false, "print {added, updated}")
+	c.Flags().BoolVar(&observations, "observations", false, "the input is observations (JSON Lines), not memories")
 	return c
 }
 
 // decodeMemoryLines parses JSON Lines of memories; blank lines are skipped.
 func decodeMemoryLines(buf []byte) ([]*recall.Memory, error) {
-	var out []*recall.Memory
+	return decodeLines[recall.Memory](buf, "a memory object")
+}
+
+// decodeLines parses JSON Lines of objects of type T, refusing unknown
+// fields; blank lines are skipped. what names an object in errors.
+func decodeLines[T any](buf []byte, what string) ([]*T, error) {
+	var out []*T
 	sc := bufio.NewScanner(bytes.NewReader(buf))
 	sc.Buffer(make([]byte, 0, 64*1024), 64<<20)
 	for n := 1; sc.Scan(); n++ {
@@ -56,13 +73,13 @@ func decodeMemoryLines(buf []byte) ([]*recall.Memory, error) {
 		if len(line) == 0 {
 			continue
 		}
-		var m recall.Memory
+		v := new(T)
 		dec := json.NewDecoder(bytes.NewReader(line))
 		dec.DisallowUnknownFields()
-		if err := dec.Decode(&m); err != nil {
-			return nil, recall.Errorf(recall.EINVALID, "Line %d is not a memory object: %v. Nothing was imported.", n, err)
+		if err := dec.Decode(v); err != nil {
+			return nil, recall.Errorf(recall.EINVALID, "Line %d is not %s: %v. Nothing was imported.", n, what, err)
 		}
-		out = append(out, &m)
+		out = append(out, v)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, recall.Errorf(recall.EINVALID, "Cannot read the input: %v.", err)

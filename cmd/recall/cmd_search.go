@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -25,27 +27,57 @@ type hitJSON struct {
 func (a *app) searchCommand() *cobra.Command {
 	var ff filterFlags
 	var limit int
-	var jsonOut, explain bool
+	var jsonOut, explain, observations bool
+	var mode, since, until, now, asOf string
 	c := &cobra.Command{
 		Use:   "search QUERY",
 		Short: "Find the memories that best match a query",
 		Long: `Find memories by relevance to QUERY. Quotes, hyphens, colons and search
-operators in the query are treated as plain text.`,
+operators in the query are treated as plain text.
+
+Hybrid mode (the default) fuses full-text (BM25) matches with the nearest
+passages of the vector index, lets memories recorded beside a strong match
+(the next turn of a conversation) share its score, prefers recent, working,
+pinned and confident memories a little, and keeps near-duplicates from
+crowding the top. --mode bm25 or vector uses one index only; when the vector
+index is unavailable, hybrid quietly uses full text (--explain says so).
+
+Time words in the query ("yesterday", "last week", "in May 2023", "2 years
+ago", "since March", "recently") are read relative to --now: memories from
+that window rank higher and the words themselves are not matched. --since
+and --until filter strictly. --as-of answers from memory as it was then.`,
 		Example: `  recall search "GPU acceleration"
-  recall search security --filter tags=api,auth --json`,
+  recall search security --filter tags=api,auth --json
+  recall search "what did we decide last week" --explain
+  recall search deploy --since 2026-01-01 --until 2026-02-01 --mode bm25
+  recall search "database" --as-of 2026-03-01`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			f, err := ff.build(c)
 			if err != nil {
 				return err
 			}
+			q := recall.SearchQuery{Text: strings.Join(args, " "), Filter: f, Limit: limit, Explain: explain, Now: a.now(), Mode: mode}
+			switch mode {
+			case recall.ModeHybrid, recall.ModeBM25, recall.ModeVector:
+			default:
+				return usagef("invalid --mode %q: use hybrid, bm25 or vector", mode)
+			}
+			if err := searchTimes(&q, since, until, now, asOf); err != nil {
+				return err
+			}
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
-			q := recall.SearchQuery{Text: strings.Join(args, " "), Filter: f, Limit: limit, Explain: explain, Now: a.now()}
 			hits, err := a.search.Search(c.Context(), q)
 			if err != nil {
 				return err
+			}
+			var obs []obsJSON
+			if observations {
+				if obs, err = a.searchObservations(c.Context(), q.Text, q.Filter.Since, q.Filter.Until, limit); err != nil {
+					return err
+				}
 			}
 			if jsonOut {
 				out := make([]hitJSON, 0, len(hits))
@@ -54,11 +86,23 @@ operators in the query are treated as plain text.`,
 					out = append(out, hitJSON{ID: m.ID, Key: m.Key, Collection: m.Collection, Type: m.Type, Title: m.Title,
 						Tier: m.Tier, Score: h.Score, Snippet: h.Snippet, OccurredAt: m.OccurredAt, Explain: h.Explain})
 				}
+				if observations {
+					return writeJSON(a.stdout, map[string]any{"memories": out, "observations": obs})
+				}
 				return writeJSON(a.stdout, out)
+			}
+			if observations {
+				if err := a.printObservations(obs); err != nil || len(hits) == 0 {
+					return err
+				}
+				fprintf(a.stdout, "\n")
 			}
 			if len(hits) == 0 {
 				fprintf(a.stderr, "No matches for %q. Try fewer or other words, or `recall list`.\n", q.Text)
 				return nil
+			}
+			if explain && hits[0].Explain != nil && hits[0].Explain.Note != "" {
+				fprintf(a.stdout, "note: %s\n", hits[0].Explain.Note)
 			}
 			w := table(a.stdout)
 			fprintf(w, "SCORE\tID\tKEY\tTITLE / SNIPPET\n")
@@ -73,7 +117,7 @@ operators in the query are treated as plain text.`,
 				fprintf(w, "%.3f\t%s\t%s\t%s\n", h.Score, h.Memory.ID, dash(h.Memory.Key), oneLine(text, 90))
 				if h.Explain != nil {
 					e := h.Explain
-					fprintf(w, "\t\t\tbm25=%.3f (#%d) vector=%.3f (#%d) fused=%.4f %v\n", e.BM25, e.BM25Rank, e.Vector, e.VectorRank, e.Fused, e.Adjustments)
+					fprintf(w, "\t\t\t%s\n", explainLine(e))
 				}
 			}
 			return w.Flush()
@@ -83,5 +127,63 @@ operators in the query are treated as plain text.`,
 	c.Flags().IntVar(&limit, "limit", 10, "at most `N` hits")
 	c.Flags().BoolVar(&jsonOut, "json", false, "print hits as JSON")
 	c.Flags().BoolVar(&explain, "explain", false, "show how each hit was scored")
+	c.Flags().BoolVar(&observations, "observations", false, "also search raw observations (hook events); JSON becomes {memories, observations}")
+	c.Flags().StringVar(&mode, "mode", recall.ModeHybrid, "`MODE`: hybrid, bm25 or vector")
+	c.Flags().StringVar(&since, "since", "", "only memories that occurred at or after `TIME`")
+	c.Flags().StringVar(&until, "until", "", "only memories that occurred before `TIME`")
+	c.Flags().StringVar(&now, "now", "", "reference `TIME` for time words in the query (default now)")
+	c.Flags().StringVar(&asOf, "as-of", "", "answer from memory as it was at `TIME`")
 	return c
+}
+
+// searchTimes applies the time flags to q.
+func searchTimes(q *recall.SearchQuery, since, until, now, asOf string) error {
+	parse := func(flag, v string) (*time.Time, error) {
+		if v == "" {
+			return nil, nil
+		}
+		t, err := parseTime(flag, v)
+		return &t, err
+	}
+	var err error
+	if q.Filter.Since, err = parse("since", since); err != nil {
+		return err
+	}
+	if q.Filter.Until, err = parse("until", until); err != nil {
+		return err
+	}
+	if q.AsOf, err = parse("as-of", asOf); err != nil {
+		return err
+	}
+	if n, err := parse("now", now); err != nil {
+		return err
+	} else if n != nil {
+		q.Now = *n
+	}
+	if q.Filter.Since != nil && q.Filter.Until != nil && !q.Filter.Since.Before(*q.Filter.Until) {
+		return usagef("--since must be before --until")
+	}
+	return nil
+}
+
+// explainLine shows how a hit was scored, adjustments in a stable order.
+func explainLine(e *recall.HitExplain) string {
+	s := fmt.Sprintf("bm25=%.3f", e.BM25)
+	if e.BM25Rank > 0 {
+		s += fmt.Sprintf(" (#%d)", e.BM25Rank)
+	}
+	s += fmt.Sprintf(" vector=%.3f", e.Vector)
+	if e.VectorRank > 0 {
+		s += fmt.Sprintf(" (#%d)", e.VectorRank)
+	}
+	s += fmt.Sprintf(" fused=%.4f", e.Fused)
+	names := make([]string, 0, len(e.Adjustments))
+	for k := range e.Adjustments {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		s += fmt.Sprintf(" %s×%.3f", k, e.Adjustments[k])
+	}
+	return s
 }

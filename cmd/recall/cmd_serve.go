@@ -25,9 +25,8 @@ func (a *app) services() recall.Services {
 		Search:       a.search,
 		Observations: a.obs,
 		Maintainer:   a.maintainer(root, nil, 0, ""),
-		// Not wired on this branch; each is one line once its service lands:
-		//   Context:    a.contextBuilder(),
-		//   Sessions:   <the SessionService>,
+		Context:      a.contextBuilder(),
+		Sessions:     a.sessions(),
 	}
 }
 

@@ -13,6 +13,7 @@ func (a *app) commands() []*cobra.Command {
 		a.initCommand(), a.whereCommand(),
 		a.putCommand(), a.getCommand(), a.updateCommand(), a.deleteCommand(),
 		a.listCommand(), a.searchCommand(),
+		a.contextCommand(),
 		a.versionsCommand(), a.diffCommand(), a.restoreCommand(),
 		a.importCommand(), a.exportCommand(),
 		a.demoCommand(),
@@ -35,6 +36,13 @@ func (a *app) commands() []*cobra.Command {
 		a.entryCommand("archive"),
 		a.entryCommand("supersede"),
 		a.entryCommand("review"),
+		a.observeCommand(), a.timelineCommand(),
+		a.hookCommand(),
+		a.installCommand(),
+		a.sessionCommand(),
+		a.procedureCommand(),
+		a.doctorCommand(),
+		a.reindexCommand(),
 	}
 }
 

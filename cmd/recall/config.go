@@ -16,10 +16,12 @@ import (
 type Config struct {
 	Working   WorkingConfig   `toml:"working"`
 	Retrieval RetrievalConfig `toml:"retrieval"`
+	Ranking   RankingConfig   `toml:"ranking"`
 	Retention RetentionConfig `toml:"retention"`
 	Rollup    RollupConfig    `toml:"rollup"`
 	Redact    RedactConfig    `toml:"redact"`
 	Hook      HookConfig      `toml:"hook"`
+	Session   SessionConfig   `toml:"session"`
 	Limits    LimitsConfig    `toml:"limits"`
 }
 
@@ -35,6 +37,15 @@ type RetrievalConfig struct {
 	Endpoint  string `toml:"endpoint"`
 	Model     string `toml:"model"`
 	APIKeyEnv string `toml:"api_key_env"`
+	ModelPath string `toml:"model_path"` // model2vec: directory with model.safetensors and tokenizer.json
+	// Dimensions asks an OpenAI-compatible provider for this many
+	// dimensions (models that support it); 0 takes the model's own.
+	Dimensions     int `toml:"dimensions"`
+	BatchSize      int `toml:"batch_size"`      // texts per embedding request
+	TimeoutSeconds int `toml:"timeout_seconds"` // per embedding request
+	// QueueIntervalSeconds is how often a long-running server drains the
+	// embedding queue of a remote embedder; 0 means 30.
+	QueueIntervalSeconds int `toml:"queue_interval_seconds"`
 }
 
 // RetentionConfig configures type-aware retention sweeps (seed 003).
@@ -74,6 +85,13 @@ type RedactConfig struct {
 type HookConfig struct {
 	MaxOutputBytes int `toml:"max_output_bytes"`
 	ContextTokens  int `toml:"context_tokens"`
+	TimeoutMillis  int `toml:"timeout_ms"` // a hook gives up after this (SessionStart: 5/3 of it); 0 means 3000
+}
+
+// SessionConfig configures the session heartbeat (seed 001).
+type SessionConfig struct {
+	HotSessions int `toml:"hot_sessions"` // sessions kept hot; older ones are archived
+	StaleDays   int `toml:"stale_days"`   // pinned memories unreviewed this long are flagged
 }
 
 // LimitsConfig caps sizes.
@@ -90,6 +108,7 @@ func defaultConfig() *Config {
 		Retrieval: RetrievalConfig{Embedder: "builtin"},
 		Rollup:    RollupConfig{RawRetentionDays: 30, Timezone: "UTC", Summarizer: "rules", SessionBudgetMS: 300, Keep4hDays: 30, KeepDailyDays: defaultKeepDailyDays},
 		Hook:      HookConfig{MaxOutputBytes: 4096, ContextTokens: 2000},
+		Session:   SessionConfig{HotSessions: 5, StaleDays: 90},
 		Limits:    LimitsConfig{MaxContentBytes: 1 << 20},
 	}
 }

@@ -27,5 +27,8 @@ func TestScripts(t *testing.T) {
 			env.Setenv("RECALL_AGENT", "tester")
 			return nil
 		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"lockstore": lockStore,
+		},
 	})
 }

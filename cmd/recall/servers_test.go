@@ -46,12 +46,15 @@ var e2eCalls = []toolCall{
 	{"memory_list", map[string]any{"type": "decision"}, `"total":1`},
 	{"memory_update", map[string]any{"id": "deploy-rule", "content": "Deploys go through staging, then canary."}, `"version":2`},
 	{"memory_pin", map[string]any{"id": "deploy-rule"}, `"pinned":true`},
+	{"memory_context", map[string]any{"query": "how do deploys work", "budget": 500}, "staging, then canary"},
 	{"memory_history", map[string]any{"id": "deploy-rule"}, `"op":"update"`},
 	{"memory_delete", map[string]any{"id": "deploy-rule"}, `"deleted":true`},
 	{"observation_record", map[string]any{"type": "command_error", "content": "panic: nil map", "session": "s1"}, `"id":1`},
 	{"observation_search", map[string]any{"query": "nil map"}, `"total":1`},
 	{"observation_timeline", map[string]any{"session": "s1"}, "command_error"},
 	{"maintain_plan", map[string]any{}, `"working_words"`},
+	{"session_start", map[string]any{"id": "e2e-1", "project": "demo"}, `"id":"e2e-1"`},
+	{"session_end", map[string]any{"id": "e2e-1", "summary": "Checked every tool."}, `"id":"e2e-1"`},
 }
 
 // runE2E lists the tools, checks that the script covers every one, and runs it.

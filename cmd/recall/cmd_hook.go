@@ -1,0 +1,201 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/hook"
+	"github.com/spf13/cobra"
+)
+
+// Hook budget: a hook must never hold the agent up. Past [hook]
+// timeout_ms (SessionStart: 5/3 of it, for the heartbeat) the hook gives
+// up, logs why and exits 0.
+const (
+	hookDefaultBudget = 3 * time.Second
+	hookLogFile       = "hook.log"
+	hookLogMaxBytes   = 1 << 20
+	hookAgent         = "claude-code"
+)
+
+func (a *app) hookCommand() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "hook",
+		Short: "Record agent events from hooks (run by the agent, not by people)",
+		Long: `Agents run these commands from their hook settings; 'recall install'
+writes those settings. Each reads one event payload on stdin, records it as
+observations and always exits 0.`,
+		Example: `  recall install claude    # registers 'recall hook claude' for every event`,
+		Args:    cobra.NoArgs,
+	}
+	c.AddCommand(&cobra.Command{
+		Use:   "claude",
+		Short: "Read one Claude Code hook payload on stdin and record it",
+		Long: `Read one Claude Code hook payload (JSON on stdin) and record what it says:
+a prompt, a tool call mapped to a typed observation, the start or end of a
+session. On SessionStart it runs the session heartbeat and prints the context
+to inject as {"hookSpecificOutput": {"hookEventName": "SessionStart",
+"additionalContext": …}} within [hook] context_tokens.
+
+A hook never breaks the agent: it always exits 0, writes nothing but the
+SessionStart context to stdout, and logs its own failures and malformed
+payloads to hook.log in the store directory. 'recall install claude'
+registers it.`,
+		Example: `  echo '{"session_id":"s1","hook_event_name":"UserPromptSubmit","prompt":"hi","cwd":"'$PWD'"}' | recall hook claude`,
+		Args:    cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			a.runClaudeHook(c.Context())
+			return nil
+		},
+	})
+	return c
+}
+
+// runClaudeHook handles one payload; every failure is logged, none is
+// returned.
+func (a *app) runClaudeHook(ctx context.Context) {
+	p, err := hook.Parse(a.stdin)
+	if err != nil {
+		a.hookLog(nil, err)
+		return
+	}
+	if p.Event == hook.EventStop && p.TranscriptPath == "" {
+		return // nothing to record: skip opening the store
+	}
+	// Claude Code runs hooks in the project directory; the payload's cwd
+	// says so explicitly and finds the project store from there.
+	if p.CWD != "" && a.storeFlag == "" && os.Getenv("RECALL_STORE") == "" {
+		_ = os.Chdir(p.CWD)
+	}
+	logDir := ""
+	budget := hookDefaultBudget
+	if loc, err := resolveStore(a.storeFlag, a.globalFlag); err == nil {
+		logDir = loc.Dir
+		// The budget is in the store's config, read here before the clock
+		// starts; a broken config is reported by open below.
+		if cfg, err := loadConfig(filepath.Join(loc.Dir, configFile)); err == nil && cfg.Hook.TimeoutMillis > 0 {
+			budget = time.Duration(cfg.Hook.TimeoutMillis) * time.Millisecond
+		}
+	}
+	if p.Event == hook.EventSessionStart {
+		budget = budget * 5 / 3
+	}
+	ctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	// The work runs aside so that the budget holds even where SQLite waits
+	// without looking at ctx (another process holding the write lock while
+	// the store opens). Past the budget the process exits at once: the
+	// transaction it may have begun is never committed, so SQLite drops it.
+	type result struct {
+		out []byte
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		if err := a.open(ctx); err != nil {
+			done <- result{err: err}
+			return
+		}
+		out, err := a.recordHook(ctx, p)
+		done <- result{out, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			a.hookLog(p, r.err)
+		}
+		if len(r.out) > 0 {
+			if _, err := a.stdout.Write(r.out); err != nil {
+				a.hookLog(p, err)
+			}
+		}
+	case <-ctx.Done():
+		a.writeHookLog(logDir, p, fmt.Errorf("gave up after %v (is another process holding the store?); nothing was recorded", budget))
+		os.Exit(exitOK)
+	}
+}
+
+// recordHook records what p says and returns what the hook prints (the
+// SessionStart context), if anything.
+func (a *app) recordHook(ctx context.Context, p *hook.Payload) ([]byte, error) {
+	opt := hook.Options{MaxOutputBytes: a.cfg.Hook.MaxOutputBytes, Now: a.now()}
+	obs := hook.Observations(p, opt)
+	if p.Event == hook.EventStop {
+		turn, err := hook.LastTurn(p.TranscriptPath)
+		if err != nil {
+			return nil, err
+		}
+		obs = hook.TurnObservations(p, turn, opt)
+	}
+	session := &recall.Session{ID: p.SessionID, Agent: hookAgent}
+	if len(obs) > 0 {
+		session.Project = obs[0].Project
+	}
+	switch p.Event {
+	case hook.EventUserPromptSubmit, hook.EventSessionEnd, hook.EventPreCompact:
+		// Make sure the session exists even when SessionStart was missed
+		// (hooks installed mid-session).
+		if err := a.sessionStore().EnsureSession(ctx, session); err != nil {
+			return nil, err
+		}
+	}
+	if err := a.obs.RecordObservations(ctx, obs); err != nil {
+		return nil, err
+	}
+	switch p.Event {
+	case hook.EventSessionStart:
+		rep, err := a.sessions().StartSession(ctx, session)
+		if err != nil {
+			return nil, err
+		}
+		return hook.SessionStartOutput(rep.Context)
+	case hook.EventSessionEnd:
+		_, err := a.sessions().EndSession(ctx, recall.SessionEnd{ID: p.SessionID})
+		return nil, err
+	}
+	return nil, nil
+}
+
+// hookLog appends one line about a failure to hook.log in the store
+// directory (or the global store when none resolves), rotating it past
+// hookLogMaxBytes. It never writes to stdout, which belongs to the agent.
+func (a *app) hookLog(p *hook.Payload, err error) {
+	dir := ""
+	if a.store != nil {
+		dir = a.store.Dir
+	} else if loc, lerr := resolveStore(a.storeFlag, a.globalFlag); lerr == nil {
+		dir = loc.Dir
+	}
+	a.writeHookLog(dir, p, err)
+}
+
+// writeHookLog appends the line about err to hook.log in dir.
+func (a *app) writeHookLog(dir string, p *hook.Payload, err error) {
+	event := "-"
+	if p != nil {
+		event = p.Event + " " + p.SessionID
+	}
+	line := fmt.Sprintf("%s %s: %v\n", a.now().Format(time.RFC3339), event, err)
+	if recall.ErrorCode(err) != recall.EINTERNAL {
+		line = fmt.Sprintf("%s %s: %s\n", a.now().Format(time.RFC3339), event, recall.ErrorMessage(err))
+	}
+	if dir == "" || os.MkdirAll(dir, 0o700) != nil {
+		fmt.Fprint(a.stderr, "recall hook: "+line)
+		return
+	}
+	path := filepath.Join(dir, hookLogFile)
+	if fi, err := os.Stat(path); err == nil && fi.Size() > hookLogMaxBytes {
+		_ = os.Rename(path, path+".1")
+	}
+	f, ferr := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if ferr != nil {
+		fmt.Fprint(a.stderr, "recall hook: "+line)
+		return
+	}
+	defer f.Close()
+	_, _ = f.WriteString(line)
+}

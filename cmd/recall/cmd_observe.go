@@ -1,0 +1,247 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/recall-mem/recall"
+	"github.com/spf13/cobra"
+)
+
+// obsJSON is an observation as timeline --json prints it and import
+// --observations reads it: the field names of the observe flags.
+type obsJSON struct {
+	At       time.Time       `json:"at"`
+	Type     string          `json:"type"`
+	Key      string          `json:"key,omitempty"`
+	Session  string          `json:"session,omitempty"`
+	Project  string          `json:"project,omitempty"`
+	Tool     string          `json:"tool,omitempty"`
+	File     string          `json:"file,omitempty"`
+	Content  string          `json:"content"`
+	Metadata json.RawMessage `json:"metadata,omitempty"`
+}
+
+func toObsJSON(o *recall.Observation) obsJSON {
+	return obsJSON{At: o.At, Type: o.Type, Key: o.Key, Session: o.Session, Project: o.Project, Tool: o.Tool, File: o.File, Content: o.Content, Metadata: o.Metadata}
+}
+
+func (j obsJSON) observation() *recall.Observation {
+	return &recall.Observation{At: j.At.UTC(), Type: j.Type, Key: j.Key, Session: j.Session, Project: j.Project, Tool: j.Tool, File: j.File, Content: j.Content, Metadata: j.Metadata}
+}
+
+func (a *app) observeCommand() *cobra.Command {
+	var in obsJSON
+	var at, meta string
+	var jsonOut bool
+	c := &cobra.Command{
+		Use:   "observe --type T TEXT|-",
+		Short: "Record one observation by hand (hooks record them automatically)",
+		Long: `Record one observation: a raw event such as a user prompt, a command and its
+output, a file edit or a decision. TEXT is the content; "-" reads it from
+stdin. Secrets in the content are redacted before it is written.
+
+Types include user_prompt, command, command_error, file_read, file_write,
+file_edit, search, mcp_call, session_start, session_end and agent_thinking;
+any word is accepted. --key names what the observation is about (e.g.
+"editor" for a preference) so that rollups can group values of one thing.`,
+		Example: `  recall observe --type decision --key database "We chose SQLite for the store"
+  go test ./... 2>&1 | recall observe --type command --session s1 -
+  recall observe --type preference --key editor --at 2026-01-31T10:00:00Z "Uses helix"`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			text := args[0]
+			if text == "-" {
+				b, err := a.readInput("-")
+				if err != nil {
+					return err
+				}
+				text = strings.TrimRight(string(b), "\n")
+			}
+			if strings.TrimSpace(text) == "" {
+				return usagef("empty observation: give the text as an argument or on stdin with -")
+			}
+			o := in.observation()
+			o.Content = text
+			if at != "" {
+				t, err := parseTime("at", at)
+				if err != nil {
+					return err
+				}
+				o.At = t
+			}
+			if meta != "" {
+				m, err := parseMetadata(meta)
+				if err != nil {
+					return err
+				}
+				o.Metadata = m
+			}
+			if err := a.open(c.Context()); err != nil {
+				return err
+			}
+			if err := a.obs.RecordObservations(c.Context(), []*recall.Observation{o}); err != nil {
+				return err
+			}
+			if jsonOut {
+				return writeJSON(a.stdout, map[string]any{"id": o.ID, "observation": toObsJSON(o)})
+			}
+			fprintf(a.stdout, "%d\n", o.ID)
+			return nil
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&in.Type, "type", "", "observation type (required), e.g. command or decision")
+	fl.StringVar(&in.Key, "key", "", "what it is about, e.g. editor")
+	fl.StringVar(&in.Session, "session", "", "session id")
+	fl.StringVar(&in.Project, "project", "", "project name")
+	fl.StringVar(&in.Tool, "tool", "", "tool that produced it")
+	fl.StringVar(&in.File, "file", "", "file it concerns")
+	fl.StringVar(&at, "at", "", "when it happened (`TIME`, RFC 3339 or a date; default now)")
+	fl.StringVar(&meta, "metadata", "", "a JSON object of extra fields")
+	fl.BoolVar(&jsonOut, "json", false, "print the stored observation as JSON")
+	_ = c.MarkFlagRequired("type")
+	return c
+}
+
+func (a *app) timelineCommand() *cobra.Command {
+	var session, project, typ, since, until string
+	var limit int
+	var jsonOut bool
+	c := &cobra.Command{
+		Use:   "timeline",
+		Short: "List observations in time order (the latest N, oldest first)",
+		Long: `List observations in time order, oldest first, ending with the most recent
+(at most --limit). --json prints the same field names that import
+--observations reads.`,
+		Example: `  recall timeline --session 7f3a --json
+  recall timeline --project app --since 2026-01-01 --type command_error`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			f := recall.ObservationFilter{Desc: true, Limit: limit}
+			opt := func(name, v string) *string {
+				if c.Flags().Changed(name) {
+					return &v
+				}
+				return nil
+			}
+			f.Session, f.Project, f.Type = opt("session", session), opt("project", project), opt("type", typ)
+			for name, dst := range map[string]**time.Time{"since": &f.Since, "until": &f.Until} {
+				if v, _ := c.Flags().GetString(name); v != "" {
+					t, err := parseTime(name, v)
+					if err != nil {
+						return err
+					}
+					*dst = &t
+				}
+			}
+			if err := a.open(c.Context()); err != nil {
+				return err
+			}
+			obs, total, err := a.obs.FindObservations(c.Context(), f)
+			if err != nil {
+				return err
+			}
+			out := make([]obsJSON, len(obs))
+			for i, o := range obs { // newest first from the store; show oldest first
+				out[len(obs)-1-i] = toObsJSON(o)
+			}
+			if jsonOut {
+				return writeJSON(a.stdout, out)
+			}
+			if len(out) == 0 {
+				fprintf(a.stderr, "No observations match. Hooks record them once installed: recall install claude\n")
+				return nil
+			}
+			if err := a.printObservations(out); err != nil {
+				return err
+			}
+			if total > len(out) {
+				fprintf(a.stderr, "Showing the latest %d of %d; use --limit or --since for more.\n", len(out), total)
+			}
+			return nil
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&session, "session", "", "only this session")
+	fl.StringVar(&project, "project", "", "only this project")
+	fl.StringVar(&typ, "type", "", "only this type")
+	fl.StringVar(&since, "since", "", "only at or after `TIME`")
+	fl.StringVar(&until, "until", "", "only before `TIME`")
+	fl.IntVar(&limit, "limit", 100, "at most `N` observations (the latest)")
+	fl.BoolVar(&jsonOut, "json", false, "print JSON")
+	return c
+}
+
+// decodeObservationLines parses JSON Lines of observations, or one JSON
+// array of them (as timeline --json prints). Blank lines are skipped.
+func decodeObservationLines(buf []byte) ([]*recall.Observation, error) {
+	var items []*obsJSON
+	if t := bytes.TrimSpace(buf); len(t) > 0 && t[0] == '[' {
+		dec := json.NewDecoder(bytes.NewReader(t))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&items); err != nil {
+			return nil, recall.Errorf(recall.EINVALID, "The input is not a JSON array of observations: %v. Nothing was imported.", err)
+		}
+	} else {
+		var err error
+		if items, err = decodeLines[obsJSON](buf, "an observation object"); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]*recall.Observation, len(items))
+	for i, j := range items {
+		out[i] = j.observation()
+	}
+	return out, nil
+}
+
+// importObservations records the observations in buf in one transaction.
+func (a *app) importObservations(c *cobra.Command, buf []byte, jsonOut bool) error {
+	obs, err := decodeObservationLines(buf)
+	if err != nil {
+		return err
+	}
+	if err := a.open(c.Context()); err != nil {
+		return err
+	}
+	if err := a.obs.RecordObservations(c.Context(), obs); err != nil {
+		return err
+	}
+	if jsonOut {
+		return writeJSON(a.stdout, map[string]int{"added": len(obs)})
+	}
+	fprintf(a.stdout, "Imported %d observations\n", len(obs))
+	return nil
+}
+
+// searchObservations finds the newest observations matching text, at or
+// after since and before until when they are set.
+func (a *app) searchObservations(ctx context.Context, text string, since, until *time.Time, limit int) ([]obsJSON, error) {
+	obs, _, err := a.obs.FindObservations(ctx, recall.ObservationFilter{Search: text, Since: since, Until: until, Desc: true, Limit: limit})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]obsJSON, 0, len(obs))
+	for _, o := range obs {
+		out = append(out, toObsJSON(o))
+	}
+	return out, nil
+}
+
+// printObservations prints matching observations as a table, newest first.
+func (a *app) printObservations(obs []obsJSON) error {
+	if len(obs) == 0 {
+		fprintf(a.stderr, "No observations match.\n")
+		return nil
+	}
+	w := table(a.stdout)
+	fprintf(w, "OBSERVED\tTYPE\tSESSION\tCONTENT\n")
+	for _, o := range obs {
+		fprintf(w, "%s\t%s\t%s\t%s\n", stamp(o.At), o.Type, dash(oneLine(o.Session, 12)), oneLine(o.Content, 80))
+	}
+	return w.Flush()
+}

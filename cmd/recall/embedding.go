@@ -1,0 +1,93 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/chunk"
+	"github.com/recall-mem/recall/embed"
+	"github.com/recall-mem/recall/model2vec"
+	"github.com/recall-mem/recall/openai"
+	"github.com/recall-mem/recall/sqlite"
+)
+
+// newEmbedder builds the embedder [retrieval] names. It reports whether the
+// embedder is local (fast and always there), which decides whether writes
+// embed inline or leave it to the queue.
+func newEmbedder(cfg RetrievalConfig) (e recall.Embedder, local bool, err error) {
+	switch strings.ToLower(cfg.Embedder) {
+	case "", "builtin":
+		return embed.NewHashing(cfg.Dimensions), true, nil
+	case "none":
+		return embed.None{}, true, nil
+	case "openai":
+		if cfg.Endpoint == "" || cfg.Model == "" {
+			return nil, false, recall.Errorf(recall.EINVALID, "The openai embedder needs [retrieval] endpoint (e.g. \"http://127.0.0.1:11434/v1\") and model (e.g. \"nomic-embed-text\") in config.toml.")
+		}
+		key := ""
+		if cfg.APIKeyEnv != "" {
+			key = os.Getenv(cfg.APIKeyEnv)
+		}
+		o := openai.New(cfg.Endpoint, cfg.Model, key)
+		o.Dimensions, o.BatchSize = cfg.Dimensions, cfg.BatchSize
+		if cfg.TimeoutSeconds > 0 {
+			o.Timeout = time.Duration(cfg.TimeoutSeconds) * time.Second
+		}
+		return o, false, nil
+	case "model2vec":
+		if cfg.ModelPath == "" {
+			return nil, false, recall.Errorf(recall.EINVALID, "The model2vec embedder needs [retrieval] model_path: a directory holding model.safetensors and tokenizer.json.")
+		}
+		return model2vec.New(cfg.ModelPath), true, nil
+	}
+	return nil, false, recall.Errorf(recall.EINVALID, "Unknown embedder %q in [retrieval] embedder: use builtin, openai, model2vec or none.", cfg.Embedder)
+}
+
+// openVectors attaches the vector service to the open store, so that every
+// write is embedded (inline for a local embedder, through the queue for a
+// remote one).
+func (a *app) openVectors() error {
+	r := a.cfg.Retrieval
+	if r.ModelPath != "" && !filepath.IsAbs(r.ModelPath) {
+		r.ModelPath = filepath.Join(a.store.Dir, r.ModelPath) // relative to the store
+	}
+	e, local, err := newEmbedder(r)
+	if err != nil {
+		return err
+	}
+	vs := sqlite.NewVectorService(a.db, e, chunk.Splitter{})
+	vs.Inline = local
+	if !local {
+		// Only a server runs the loop (go a.vec.Run(ctx)); the CLI drains
+		// on search and in `recall reindex`.
+		vs.Interval = 30 * time.Second
+		if r.QueueIntervalSeconds > 0 {
+			vs.Interval = time.Duration(r.QueueIntervalSeconds) * time.Second
+		}
+	}
+	if a.cfg.Retrieval.BatchSize > 0 {
+		vs.BatchSize = a.cfg.Retrieval.BatchSize
+	}
+	reported := false
+	vs.OnError = func(err error) {
+		if !reported { // once per process: a provider that is down fails every batch
+			reported = true
+			fmt.Fprintf(a.stderr, "recall: embedding deferred (memories stay queued; `recall reindex` catches up): %s\n", recall.ErrorMessage(err))
+		}
+	}
+	a.vec = vs
+	return nil
+}
+
+// vectors is the vector searcher for the ranking code: nil before open.
+func (a *app) vectors() recall.VectorSearcher { return a.vec }
+
+// isTerminal reports whether f is a terminal, for progress bars.
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

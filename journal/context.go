@@ -1,0 +1,76 @@
+package journal
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/recall-mem/recall"
+)
+
+// bootstrap returns the context shown to the agent when a session starts:
+// the context builder's pack, whose sections include the heartbeat's
+// findings when Findings is one of them. Without a builder the findings
+// are listed as they are.
+func (s *Service) bootstrap(ctx context.Context, rep *recall.SessionStartReport) string {
+	s.findings = rep.Problems
+	if s.Context == nil {
+		var b strings.Builder
+		for _, p := range rep.Problems {
+			b.WriteString("- " + oneLine(p) + "\n")
+		}
+		return b.String()
+	}
+	budget := s.Budget
+	if budget <= 0 {
+		budget = 2000
+	}
+	// Core memory belongs to every project, so the request is not narrowed
+	// to the session's project.
+	pack, err := s.Context.BuildContext(ctx, recall.ContextRequest{Budget: budget, Now: s.now()})
+	if err != nil {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("Cannot assemble the context: %v.", err))
+		return ""
+	}
+	return pack.Text
+}
+
+// Findings is a context source (the Fetch of a pack section, best placed
+// first): the problems the heartbeat of the starting session found, so
+// that the agent can act on them.
+func (s *Service) Findings(context.Context, recall.ContextRequest) ([]recall.ContextItem, error) {
+	items := make([]recall.ContextItem, 0, len(s.findings))
+	for _, p := range s.findings {
+		items = append(items, recall.ContextItem{Kind: "finding", Text: oneLine(p)})
+	}
+	return items, nil
+}
+
+// RecentSessions returns a context source (the Fetch of a pack section)
+// listing the hot sessions that have a summary, newest first, one item
+// each: what was done and what was learned.
+func RecentSessions(store recall.SessionService) func(ctx context.Context, req recall.ContextRequest) ([]recall.ContextItem, error) {
+	return func(ctx context.Context, _ recall.ContextRequest) ([]recall.ContextItem, error) {
+		all, err := store.FindSessions(ctx, 50)
+		if err != nil {
+			return nil, err
+		}
+		var items []recall.ContextItem
+		for _, x := range all {
+			if x.State == "cold" || x.Summary == "" {
+				continue
+			}
+			items = append(items, recall.ContextItem{ID: x.ID, Kind: "session", Title: x.ID, Text: sessionLine(x)})
+		}
+		return items, nil
+	}
+}
+
+// sessionLine is a session in one line of context.
+func sessionLine(x *recall.Session) string {
+	line := x.StartedAt.UTC().Format(dateLayout) + ": " + oneLine(x.Summary)
+	if x.Learned != "" {
+		line += " Learned: " + oneLine(x.Learned)
+	}
+	return line
+}

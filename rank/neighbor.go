@@ -1,0 +1,63 @@
+package rank
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/recall-mem/recall"
+)
+
+// sameThread reports whether two memories recorded close together belong
+// to one thread (the turns of a conversation, the steps of a procedure):
+// they share a type, and have one. Untyped notes taken one after another
+// are usually unrelated, so they lend each other nothing.
+func sameThread(a, b *recall.Memory) bool {
+	return a.Type != "" && a.Type == b.Type && a.Collection == b.Collection
+}
+
+// neighborBoost lets the memories recorded beside the best candidates
+// borrow from them: weight × score / distance, the largest such share. A
+// neighbour that matched nothing itself joins the candidates this way.
+func (s *Searcher) neighborBoost(ctx context.Context, o Options, f recall.MemoryFilter, cands map[string]*candidate) error {
+	top := make([]*candidate, 0, len(cands))
+	for _, c := range cands {
+		top = append(top, c)
+	}
+	sort.Slice(top, func(i, j int) bool {
+		if top[i].base != top[j].base {
+			return top[i].base > top[j].base
+		}
+		return top[i].m.ID < top[j].m.ID
+	})
+	top = top[:min(len(top), o.NeighborTop)]
+	ids := make([]string, len(top))
+	for i, c := range top {
+		ids[i] = c.m.ID
+	}
+	near, err := s.Neighbors.MemoryNeighbors(ctx, ids, o.NeighborRadius, o.EpisodeWindow, f)
+	if err != nil {
+		return fmt.Errorf("neighbours: %w", err)
+	}
+	share := map[string]float64{}
+	for _, c := range top {
+		for _, n := range near[c.m.ID] {
+			if !sameThread(c.m, n.Memory) {
+				continue
+			}
+			d := float64(n.Offset)
+			if d < 0 {
+				d = -d * o.NeighborBefore
+			}
+			id := n.Memory.ID
+			share[id] = max(share[id], o.Neighbor*c.base/d)
+			if cands[id] == nil {
+				cands[id] = &candidate{m: n.Memory}
+			}
+		}
+	}
+	for id, v := range share {
+		cands[id].fused += v
+	}
+	return nil
+}

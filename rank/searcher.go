@@ -1,0 +1,315 @@
+package rank
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/recall-mem/recall"
+)
+
+// Searcher is recall's hybrid searcher: full-text (BM25) and vector
+// candidates fused, adjusted for recency, tier, pins, confidence and
+// status, then diversified so near-duplicates do not crowd the top. It
+// reaches the store only through root interfaces, so it runs the same over
+// SQLite, a remote store or test fakes.
+type Searcher struct {
+	// Text returns BM25-ranked candidates (the store's full-text search).
+	Text recall.Searcher
+	// Vectors returns passages near the query; nil means none configured.
+	Vectors recall.VectorSearcher
+	// Memories loads vector candidates under the query's filter.
+	Memories recall.MemoryService
+	// Neighbors, when set, finds the memories recorded beside the best
+	// candidates (the turns around a matching turn).
+	Neighbors recall.NeighborFinder
+	// AsOf returns a searcher over memory as it was at t, and a function
+	// that releases it; nil means --as-of is not supported here.
+	AsOf func(ctx context.Context, t time.Time) (recall.Searcher, func(), error)
+	// Time reads time expressions in queries; nil: none are read.
+	Time recall.TimeParser
+	// Now is the clock for relative time words when a query has no Now.
+	Now func() time.Time
+
+	Options Options
+}
+
+var _ recall.Searcher = (*Searcher)(nil)
+
+// Options tune ranking. The zero value means DefaultOptions.
+type Options struct {
+	Candidates   int     // per source
+	Fusion       string  // "rrf" (reciprocal rank) or "score" (weighted sum of max-normalised scores)
+	RRFK         float64 // reciprocal-rank-fusion constant
+	TextWeight   float64 // weight of the BM25 list in fusion
+	VectorWeight float64 // weight of the vector list in fusion
+	Weights      Weights
+	// MMRLambda trades relevance (1) against novelty (0); 1 turns MMR off.
+	MMRLambda float64
+	// Episode is how much a memory borrows from the best other candidate
+	// that occurred within EpisodeWindow of it (a conversation session, a
+	// meeting): evidence for one topic clusters in time.
+	Episode       float64
+	EpisodeWindow time.Duration
+	// Neighbor is how much a memory borrows from a top candidate recorded
+	// next to it (within NeighborRadius rows and EpisodeWindow), divided by
+	// the distance; NeighborTop candidates are expanded.
+	Neighbor       float64
+	NeighborRadius int
+	NeighborTop    int
+	// NeighborBefore stretches the distance to memories recorded before a
+	// candidate: what follows a match (a reply, the next step) tends to
+	// continue it more than what precedes it.
+	NeighborBefore float64
+	// TimeBoost multiplies the score of memories inside a time window the
+	// query names by 1 + TimeBoost; words such as "in May 2023" do not
+	// exclude other memories (the flags --since and --until do).
+	TimeBoost float64
+	// Feedback is the fusion weight of a second full-text query expanded
+	// with FeedbackTerms words from the FeedbackDocs best matches
+	// (pseudo-relevance feedback); 0 turns it off.
+	Feedback      float64
+	FeedbackDocs  int
+	FeedbackTerms int
+	// StripTime removes the time expressions from the text query.
+	StripTime bool
+	// Recent replaces Weights.Recency and Weights.HalfLife when the query
+	// asks for recent memories ("recently", "latest").
+	Recent         float64
+	RecentHalfLife time.Duration
+}
+
+// DefaultOptions are the measured defaults (docs/retrieval.md).
+func DefaultOptions() Options {
+	return Options{
+		Candidates:     100,
+		Fusion:         "score",
+		RRFK:           DefaultRRFK,
+		TextWeight:     1,
+		VectorWeight:   0.2,
+		Weights:        DefaultWeights(),
+		MMRLambda:      0.9,
+		Episode:        0.3,
+		EpisodeWindow:  time.Hour,
+		Neighbor:       0.4,
+		NeighborRadius: 2,
+		NeighborTop:    20,
+		NeighborBefore: 2,
+		TimeBoost:      1.5,
+		StripTime:      true,
+		Recent:         0.5,
+		RecentHalfLife: 30 * 24 * time.Hour,
+		FeedbackDocs:   3,
+		FeedbackTerms:  5,
+	}
+}
+
+func (s *Searcher) options() Options {
+	if s.Options.Candidates == 0 {
+		return DefaultOptions()
+	}
+	return s.Options
+}
+
+// candidate is one memory under consideration.
+type candidate struct {
+	m                    *recall.Memory
+	bm25, vector, prf    float64
+	bm25Rank, vectorRank int
+	snippet              string
+	base, fused, score   float64
+	adjust               map[string]float64
+}
+
+// Search ranks memories for q. Returns EINVALID for an unknown mode or a
+// bad filter, and EUNAVAILABLE in vector mode when no vector index can
+// answer; hybrid mode then falls back to full text and says so in Explain.
+func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.SearchHit, error) {
+	mode := q.Mode
+	if mode == "" {
+		mode = recall.ModeHybrid
+	}
+	if mode != recall.ModeHybrid && mode != recall.ModeBM25 && mode != recall.ModeVector {
+		return nil, recall.Errorf(recall.EINVALID, "Unknown search mode %q: use hybrid, bm25 or vector.", mode)
+	}
+	if q.AsOf != nil {
+		return s.searchAsOf(ctx, q)
+	}
+	o := s.options()
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 10
+	}
+	now := q.Now
+	if now.IsZero() && s.Now != nil {
+		now = s.Now()
+	}
+	if now.IsZero() {
+		now = time.Now()
+	}
+	text := strings.TrimSpace(q.Text)
+	if text == "" {
+		return nil, nil
+	}
+	intent := recall.TimeIntent{Text: text}
+	if s.Time != nil {
+		intent = s.Time.ParseTime(text, now)
+	}
+	if o.StripTime {
+		text = intent.Text
+	}
+	cands := map[string]*candidate{}
+	var textIDs, vecIDs []string
+	if mode != recall.ModeVector {
+		var err error
+		if textIDs, err = s.textCandidates(ctx, text, q.Filter, intent, max(o.Candidates, limit), cands); err != nil {
+			return nil, err
+		}
+	}
+	if o.Feedback > 0 && len(textIDs) > 0 {
+		if err := s.feedback(ctx, o, text, q.Filter, textIDs, cands); err != nil {
+			return nil, err
+		}
+	}
+	var notes []string
+	if len(intent.Found) > 0 {
+		notes = append(notes, "time: "+describe(intent))
+	}
+	if mode != recall.ModeBM25 {
+		ids, err := s.vectorCandidates(ctx, contentWords(text), q.Filter, max(o.Candidates, limit), cands)
+		switch {
+		case err == nil:
+			vecIDs = ids
+		case recall.ErrorCode(err) == recall.EUNAVAILABLE && mode == recall.ModeHybrid:
+			notes = append(notes, "vector search unavailable ("+recall.ErrorMessage(err)+"); ranked by full text only")
+		default:
+			return nil, err
+		}
+	}
+	fused := s.fuse(o, cands, textIDs, vecIDs)
+	for id, f := range fused {
+		cands[id].base, cands[id].fused = f, f
+	}
+	if o.Neighbor > 0 && s.Neighbors != nil {
+		if err := s.neighborBoost(ctx, o, q.Filter, cands); err != nil {
+			return nil, err
+		}
+	}
+	if o.Episode > 0 {
+		episodeBoost(cands, o.Episode, o.EpisodeWindow)
+	}
+	w := o.Weights
+	if intent.Recent {
+		w.Recency, w.HalfLife = o.Recent, o.RecentHalfLife
+	}
+	list := make([]*candidate, 0, len(cands))
+	for _, c := range cands {
+		c.score, c.adjust = Adjust(c.fused, c.m, now, w)
+		if o.TimeBoost > 0 && intent.HasWindow() && inWindow(c.m.OccurredAt, intent) {
+			c.score *= 1 + o.TimeBoost
+			c.adjust["time_window"] = 1 + o.TimeBoost
+		}
+		list = append(list, c)
+	}
+	list = order(list)
+	list = diversify(list, o.MMRLambda, limit)
+	terms := queryTerms(text)
+	out := make([]*recall.SearchHit, 0, len(list))
+	for _, c := range list {
+		h := &recall.SearchHit{Memory: c.m, Score: c.score, Snippet: bestPassage(c.m.Content, terms, c.snippet)}
+		if q.Explain {
+			h.Explain = &recall.HitExplain{BM25: c.bm25, BM25Rank: c.bm25Rank, Vector: c.vector, VectorRank: c.vectorRank,
+				Fused: c.fused, Adjustments: c.adjust, Note: strings.Join(notes, "; ")}
+		}
+		out = append(out, h)
+	}
+	return out, nil
+}
+
+// vectorCandidates adds the memories of the nearest passages to cands and
+// returns their ids, best first. Memories the filter excludes are dropped.
+func (s *Searcher) vectorCandidates(ctx context.Context, text string, f recall.MemoryFilter, k int, cands map[string]*candidate) ([]string, error) {
+	if s.Vectors == nil {
+		return nil, recall.Errorf(recall.EUNAVAILABLE, "No embedder is configured: set [retrieval] embedder in config.toml, then run `recall reindex`.")
+	}
+	hits, err := s.Vectors.SearchVectors(ctx, text, k)
+	if err != nil {
+		return nil, err
+	}
+	// A memory's best passage speaks for it.
+	var ids []string
+	best := map[string]recall.VectorHit{}
+	for _, h := range hits {
+		if h.Score <= 0 {
+			continue // orthogonal or opposed: shares nothing with the query
+		}
+		if _, ok := best[h.MemoryID]; !ok {
+			ids = append(ids, h.MemoryID)
+			best[h.MemoryID] = h
+		}
+	}
+	var missing []string
+	for _, id := range ids {
+		if cands[id] == nil {
+			missing = append(missing, id)
+		}
+	}
+	loaded := map[string]*recall.Memory{}
+	if len(missing) > 0 {
+		f.IDs, f.Offset, f.Limit = missing, 0, len(missing)
+		ms, _, err := s.Memories.FindMemories(ctx, f)
+		if err != nil {
+			return nil, fmt.Errorf("load vector candidates: %w", err)
+		}
+		for _, m := range ms {
+			loaded[m.ID] = m
+		}
+	}
+	var out []string
+	for _, id := range ids {
+		c := cands[id]
+		if c == nil {
+			m := loaded[id]
+			if m == nil {
+				continue // filtered out
+			}
+			c = &candidate{m: m}
+			cands[id] = c
+		}
+		out = append(out, id)
+		c.vector, c.vectorRank = best[id].Score, len(out)
+	}
+	return out, nil
+}
+
+// fuse combines the text and vector lists into one score per candidate.
+func (s *Searcher) fuse(o Options, cands map[string]*candidate, textIDs, vecIDs []string) map[string]float64 {
+	if o.Fusion != "score" {
+		return RRF(o.RRFK, List{IDs: textIDs, Weight: o.TextWeight}, List{IDs: vecIDs, Weight: o.VectorWeight})
+	}
+	bm, vec, prf := map[string]float64{}, map[string]float64{}, map[string]float64{}
+	for id, c := range cands {
+		bm[id], vec[id], prf[id] = c.bm25, c.vector, c.prf
+	}
+	bm, vec, prf = Normalize(bm), Normalize(vec), Normalize(prf)
+	out := map[string]float64{}
+	for id := range cands {
+		out[id] = o.TextWeight*bm[id] + o.VectorWeight*vec[id] + o.Feedback*prf[id]
+	}
+	return out
+}
+
+// searchAsOf answers q from memory as it was at q.AsOf.
+func (s *Searcher) searchAsOf(ctx context.Context, q recall.SearchQuery) ([]*recall.SearchHit, error) {
+	if s.AsOf == nil {
+		return nil, recall.Errorf(recall.ENOTIMPL, "This store cannot search its history; search without --as-of.")
+	}
+	past, release, err := s.AsOf(ctx, *q.AsOf)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	q.AsOf = nil
+	return past.Search(ctx, q)
+}

@@ -1,0 +1,46 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+)
+
+// Orphans counts rows that point at something missing, by kind. Every
+// count is zero in a healthy store. The FTS indexes are checked by Check.
+func (db *DB) Orphans(ctx context.Context) (map[string]int, error) {
+	queries := map[string]string{
+		// A hook records observations before its session row only when a
+		// write failed midway; the session list would then miss them.
+		"observations without a session": `SELECT COUNT(*) FROM observations o WHERE o.session != ''
+			AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.id = o.session)`,
+		// Every live memory has its current state in the versions table.
+		"memories without their current version": `SELECT COUNT(*) FROM memories m
+			WHERE NOT EXISTS (SELECT 1 FROM memory_versions v WHERE v.memory_id = m.id AND v.version = m.version)`,
+	}
+	out := map[string]int{}
+	for kind, q := range queries {
+		var n int
+		if err := db.read.QueryRowContext(ctx, q).Scan(&n); err != nil {
+			return nil, fmt.Errorf("orphans: %w", err)
+		}
+		out[kind] = n
+	}
+	return out, nil
+}
+
+// QuickCheck is the heartbeat's integrity probe, cheap at any store size:
+// SQLite's quick_check limited to the small session and version tables
+// (a full integrity_check reads every page and belongs to `recall doctor`).
+// It returns an error describing the first problems found.
+func (db *DB) QuickCheck(ctx context.Context) error {
+	for _, table := range []string{"sessions", "migrations"} {
+		var line string
+		if err := db.read.QueryRowContext(ctx, `PRAGMA quick_check(`+table+`)`).Scan(&line); err != nil {
+			return fmt.Errorf("quick_check %s: %w", table, err)
+		}
+		if line != "ok" {
+			return fmt.Errorf("quick_check %s: %s", table, line)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,314 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/recall-mem/recall"
+)
+
+// Keys in store_meta naming the embedding model the stored vectors use.
+const (
+	metaVectorModel = "vector_model"
+	metaVectorDim   = "vector_dim"
+)
+
+// DefaultEmbedBatch is how many passages go to the embedder at once.
+const DefaultEmbedBatch = 64
+
+// DefaultQueryTimeout bounds a remote embedder's query embedding.
+const DefaultQueryTimeout = 3 * time.Second
+
+// VectorService embeds memories and searches their passages by vector. It
+// keeps an exact in-memory index, built on the first search and refreshed
+// incrementally before each one, so that writes by this process and by
+// others are seen.
+type VectorService struct {
+	db *DB
+
+	// Embedder turns passages into vectors; nil or a zero dimension means
+	// vector search is unavailable.
+	Embedder recall.Embedder
+	// Chunker splits content into passages; nil means one passage per memory.
+	Chunker recall.Chunker
+	// Inline embeds the memories a write enqueued right after it commits.
+	// Set it for local embedders only: a remote one would slow writes, so
+	// its queue is drained by Run, DrainQueue and Reindex instead.
+	Inline bool
+	// BatchSize is the number of passages per Embed call; 0 means
+	// DefaultEmbedBatch.
+	BatchSize int
+	// Interval is how often Run drains the queue; 0 turns the loop off.
+	Interval time.Duration
+	// QueryTimeout bounds embedding a query for a remote embedder, so that
+	// a provider that is down delays a search by at most this much before
+	// the caller falls back to full-text search; 0 means DefaultQueryTimeout.
+	QueryTimeout time.Duration
+	// OnError, when set, receives errors of background embedding (after a
+	// write, in Run) that have no caller to return to. The memories stay
+	// queued.
+	OnError func(error)
+
+	mu    sync.Mutex // serialises index refreshes
+	index *vectorIndex
+}
+
+var _ recall.VectorSearcher = (*VectorService)(nil)
+
+// NewVectorService returns a VectorService over db and attaches it, so that
+// db's writes call it after they commit.
+func NewVectorService(db *DB, e recall.Embedder, c recall.Chunker) *VectorService {
+	s := &VectorService{db: db, Embedder: e, Chunker: c}
+	db.vectors = s
+	return s
+}
+
+func (s *VectorService) batchSize() int {
+	if s.BatchSize > 0 {
+		return s.BatchSize
+	}
+	return DefaultEmbedBatch
+}
+
+func (s *VectorService) report(err error) {
+	if err != nil && s.OnError != nil {
+		s.OnError(err)
+	}
+}
+
+// embedder returns the configured embedder, or EUNAVAILABLE when there is
+// none.
+func (s *VectorService) embedder() (recall.Embedder, error) {
+	if s.Embedder == nil || s.Embedder.Dim() <= 0 {
+		return nil, recall.Errorf(recall.EUNAVAILABLE, "No embedder is configured ([retrieval] embedder = \"none\"): set it to builtin, openai or model2vec in config.toml, then run `recall reindex`.")
+	}
+	return s.Embedder, nil
+}
+
+// storedModel returns the model and dimension of the stored vectors, or ""
+// when nothing has been embedded yet.
+func (s *VectorService) storedModel(ctx context.Context, q querier) (string, int, error) {
+	var model string
+	var dim int
+	err := q.QueryRowContext(ctx, `SELECT
+		COALESCE((SELECT value FROM store_meta WHERE key = ?), ''),
+		COALESCE((SELECT CAST(value AS INTEGER) FROM store_meta WHERE key = ?), 0)`, metaVectorModel, metaVectorDim).Scan(&model, &dim)
+	if err != nil {
+		return "", 0, fmt.Errorf("vector model: %w", err)
+	}
+	return model, dim, nil
+}
+
+// checkModel returns EUNAVAILABLE when the stored vectors were made by
+// another model than the configured one.
+func (s *VectorService) checkModel(ctx context.Context, q querier, e recall.Embedder) error {
+	model, dim, err := s.storedModel(ctx, q)
+	if err != nil {
+		return err
+	}
+	if model == "" || (model == e.Model() && dim == e.Dim()) {
+		return nil
+	}
+	from, to := model, e.Model()
+	if model == e.Model() {
+		from, to = fmt.Sprintf("%s (%d dimensions)", model, dim), fmt.Sprintf("%s (%d dimensions)", to, e.Dim())
+	}
+	return recall.Errorf(recall.EUNAVAILABLE, "Embedding model changed from %s to %s: run `recall reindex`.", from, to)
+}
+
+func setStoredModel(ctx context.Context, tx *Tx, e recall.Embedder) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO store_meta (key, value) VALUES (?, ?), (?, ?)
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+		metaVectorModel, e.Model(), metaVectorDim, fmt.Sprint(e.Dim()))
+	if err != nil {
+		return fmt.Errorf("set vector model: %w", err)
+	}
+	return nil
+}
+
+// SearchVectors returns the k memories with the passages nearest to text,
+// one hit per memory (its best passage), best first. Returns EUNAVAILABLE
+// when no embedder is configured, when it cannot be reached, or when the
+// stored vectors come from another model.
+func (s *VectorService) SearchVectors(ctx context.Context, text string, k int) ([]recall.VectorHit, error) {
+	e, err := s.embedder()
+	if err != nil {
+		return nil, err
+	}
+	if k <= 0 {
+		k = 10
+	}
+	if !s.Inline {
+		// A remote provider's queue is drained a little on each search, so
+		// that recent memories become findable without a server running.
+		s.report(s.DrainQueue(ctx, opportunisticBudget))
+	}
+	idx, err := s.refresh(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	qctx := ctx
+	timeout := s.QueryTimeout
+	if timeout <= 0 {
+		timeout = DefaultQueryTimeout
+	}
+	if !s.Inline {
+		var cancel context.CancelFunc
+		qctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	vs, err := e.Embed(qctx, []string{text})
+	if err != nil {
+		if ctx.Err() == nil && qctx.Err() != nil {
+			return nil, recall.Errorf(recall.EUNAVAILABLE, "The embedding provider did not answer within %s: vector search is skipped for this query.", timeout)
+		}
+		return nil, err
+	}
+	if len(vs) != 1 || len(vs[0]) != e.Dim() {
+		return nil, recall.Errorf(recall.EUNAVAILABLE, "The embedder returned a vector of the wrong size for the query: check [retrieval] model, then run `recall reindex`.")
+	}
+	cands := idx.candidates(vs[0], max(6*k, 64))
+	return s.rerank(ctx, vs[0], cands, k)
+}
+
+// rerank scores the candidates of the quantised scan exactly, from the
+// stored float32 vectors, and keeps the best passage of each memory, k at
+// most. A candidate deleted since the scan is skipped.
+func (s *VectorService) rerank(ctx context.Context, query []float32, cands []candidate, k int) ([]recall.VectorHit, error) {
+	if len(cands) == 0 {
+		return nil, nil
+	}
+	args := make([]any, len(cands))
+	for i, c := range cands {
+		args[i] = c.seq
+	}
+	rows, err := s.db.read.QueryContext(ctx, `SELECT seq, memory_id, chunk, span_start, span_end, vec FROM memory_vectors
+		WHERE seq IN (`+strings.TrimSuffix(strings.Repeat("?,", len(cands)), ",")+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("vector rerank: %w", err)
+	}
+	defer rows.Close()
+	type exact struct {
+		seq int64
+		hit recall.VectorHit
+	}
+	var all []exact
+	var blob sql.RawBytes
+	v := make([]float32, len(query))
+	for rows.Next() {
+		var e exact
+		if err := rows.Scan(&e.seq, &e.hit.MemoryID, &e.hit.Chunk, &e.hit.Start, &e.hit.End, &blob); err != nil {
+			return nil, fmt.Errorf("vector rerank: %w", err)
+		}
+		if len(blob) != len(v)*4 {
+			continue
+		}
+		decodeVector(v, blob)
+		e.hit.Score = float64(dot(query, v))
+		all = append(all, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("vector rerank: %w", err)
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].hit.Score != all[j].hit.Score {
+			return all[i].hit.Score > all[j].hit.Score
+		}
+		return all[i].seq < all[j].seq
+	})
+	seen := map[string]bool{}
+	var out []recall.VectorHit
+	for _, e := range all {
+		if !seen[e.hit.MemoryID] {
+			seen[e.hit.MemoryID] = true
+			out = append(out, e.hit)
+			if len(out) == k {
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// opportunisticBudget bounds the queue draining a search does.
+const opportunisticBudget = 300 * time.Millisecond
+
+// refresh brings the in-memory index up to date with the store and returns
+// it. It loads only what changed since the last refresh.
+func (s *VectorService) refresh(ctx context.Context, e recall.Embedder) (*vectorIndex, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	tx, err := s.db.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("vector refresh: %w", err)
+	}
+	defer tx.Rollback()
+	if err := s.checkModel(ctx, tx, e); err != nil {
+		return nil, err
+	}
+	if s.index == nil || s.index.model != e.Model() || s.index.dim != e.Dim() {
+		// A new process starts from the cache file when there is a good one.
+		if x, err := readCache(s.db.vectorCachePath(), e.Model(), e.Dim()); err == nil {
+			s.index = x
+		} else {
+			s.index = newVectorIndex(e.Model(), e.Dim())
+		}
+	}
+	changed, err := s.index.refresh(ctx, tx)
+	if err != nil {
+		return nil, fmt.Errorf("vector refresh: %w", err)
+	}
+	if x := s.index; changed && x.maxSeq+x.maxTomb-x.cachedRows >= cacheEvery {
+		// The cache is an optimisation: failing to write it is reported, not returned.
+		if err := x.writeCache(s.db.vectorCachePath()); err != nil {
+			s.report(fmt.Errorf("write vector cache: %w", err))
+		}
+		x.cachedRows = x.maxSeq + x.maxTomb
+	}
+	return s.index, nil
+}
+
+// VectorStats describes the state of the vectors in a store.
+type VectorStats struct {
+	Model       string `json:"model"`        // the configured embedder
+	StoredModel string `json:"stored_model"` // the model of the stored vectors
+	Memories    int    `json:"memories"`
+	Embedded    int    `json:"embedded"` // memories whose current version has vectors of the configured model
+	Vectors     int    `json:"vectors"`  // passages with vectors
+	Queued      int    `json:"queued"`
+	Failing     int    `json:"failing"` // queued memories whose last attempt failed
+	LastError   string `json:"last_error,omitempty"`
+}
+
+// Stats counts memories, vectors and the queue.
+func (s *VectorService) Stats(ctx context.Context) (*VectorStats, error) {
+	st := &VectorStats{}
+	if s.Embedder != nil {
+		st.Model = s.Embedder.Model()
+	}
+	var err error
+	if st.StoredModel, _, err = s.storedModel(ctx, s.db.read); err != nil {
+		return nil, err
+	}
+	err = s.db.read.QueryRowContext(ctx, `SELECT
+		(SELECT COUNT(*) FROM memories),
+		(SELECT COUNT(*) FROM memories m WHERE EXISTS (SELECT 1 FROM memory_vectors v
+			WHERE v.memory_id = m.id AND v.chunk = 0 AND v.model = ? AND v.version = m.version)),
+		(SELECT COUNT(*) FROM memory_vectors),
+		(SELECT COUNT(*) FROM embed_queue),
+		(SELECT COUNT(*) FROM embed_queue WHERE last_error != ''),
+		COALESCE((SELECT last_error FROM embed_queue WHERE last_error != '' ORDER BY queued_at DESC LIMIT 1), '')`,
+		st.Model).Scan(&st.Memories, &st.Embedded, &st.Vectors, &st.Queued, &st.Failing, &st.LastError)
+	if errors.Is(err, sql.ErrNoRows) {
+		return st, nil
+	} else if err != nil {
+		return nil, fmt.Errorf("vector stats: %w", err)
+	}
+	return st, nil
+}

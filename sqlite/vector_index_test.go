@@ -1,0 +1,230 @@
+package sqlite
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/recall-mem/recall"
+)
+
+func randIndex(rng *rand.Rand, dim, n int) (*vectorIndex, map[int64][]float32) {
+	x := newVectorIndex("m", dim)
+	exact := map[int64][]float32{}
+	for i := 0; i < n; i++ {
+		v := make([]float32, dim)
+		for j := range v {
+			v[j] = float32(rng.NormFloat64())
+		}
+		exact[int64(i+1)] = v
+		x.add(int64(i+1), fmt.Sprintf("m%d", i+1), v)
+	}
+	return x, exact
+}
+
+// The quantised scan must keep the true nearest rows among its candidates:
+// the exact top 10 of a brute-force float32 search are all in its top 64,
+// for dense and sparse queries, after removals too.
+func TestVectorIndex_Candidates(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	const dim, n = 48, 10000 // above minParallelRows, so the scan is split
+	x, exact := randIndex(rng, dim, n)
+	for _, seq := range []int64{5, 77, 9000, int64(n)} {
+		x.remove(seq)
+		delete(exact, seq)
+	}
+	if x.len() != n-4 || len(x.slot) != n-4 || len(x.q8) != (n-4)*dim {
+		t.Fatalf("len %d slots %d after removing 4 of %d", x.len(), len(x.slot), n)
+	}
+	for q := 0; q < 40; q++ {
+		query := make([]float32, dim)
+		for j := range query {
+			if q%2 == 0 || j%5 == 0 { // odd queries are sparse, like the built-in embedder's
+				query[j] = float32(rng.NormFloat64())
+			}
+		}
+		var want []int64
+		for seq := range exact {
+			want = append(want, seq)
+		}
+		sort.Slice(want, func(i, j int) bool { return dot(query, exact[want[i]]) > dot(query, exact[want[j]]) })
+		got := map[int64]bool{}
+		for _, c := range x.candidates(query, 64) {
+			got[c.seq] = true
+		}
+		for rank, seq := range want[:10] {
+			if !got[seq] {
+				t.Fatalf("query %d: exact rank %d (seq %d) is not a candidate", q, rank, seq)
+			}
+		}
+	}
+}
+
+func TestVectorIndex_Cache(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	x, _ := randIndex(rng, 16, 300)
+	x.remove(7)
+	x.maxSeq, x.maxTomb, x.epoch, x.loaded = 300, 1, "e1", true
+	path := filepath.Join(t.TempDir(), "recall.db-vectors")
+	if err := x.writeCache(path); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("RoundTrip", func(t *testing.T) {
+		y, err := readCache(path, "m", 16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if y.len() != x.len() || y.maxSeq != 300 || y.maxTomb != 1 || y.epoch != "e1" || !y.loaded {
+			t.Fatalf("read %d rows, seq %d tomb %d epoch %q", y.len(), y.maxSeq, y.maxTomb, y.epoch)
+		}
+		for i := range x.seqs {
+			if y.seqs[i] != x.seqs[i] || y.ids[i] != x.ids[i] || y.scales[i] != x.scales[i] || y.slot[x.seqs[i]] != i {
+				t.Fatalf("row %d differs", i)
+			}
+		}
+		if !bytes.Equal(int8Bytes(y.q8), int8Bytes(x.q8)) {
+			t.Fatal("vectors differ")
+		}
+	})
+	t.Run("OtherModel", func(t *testing.T) {
+		if _, err := readCache(path, "other", 16); err == nil {
+			t.Fatal("want an error for another model")
+		}
+	})
+	t.Run("Corrupt", func(t *testing.T) {
+		buf, _ := os.ReadFile(path)
+		for _, mutate := range []func([]byte) []byte{
+			func(b []byte) []byte { b[len(b)/2] ^= 1; return b },
+			func(b []byte) []byte { return b[:len(b)-9] },
+			func(b []byte) []byte { return b[:3] },
+		} {
+			bad := filepath.Join(t.TempDir(), "bad")
+			os.WriteFile(bad, mutate(append([]byte(nil), buf...)), 0o600)
+			if _, err := readCache(bad, "m", 16); err == nil {
+				t.Fatal("want an error for a damaged file")
+			}
+		}
+	})
+}
+
+func int8Bytes(v []int8) []byte {
+	b := make([]byte, len(v))
+	for i, x := range v {
+		b[i] = byte(x)
+	}
+	return b
+}
+
+// spikeEmbedder gives a text of n words a vector with a spike at n mod 8.
+type spikeEmbedder struct{}
+
+func (spikeEmbedder) Model() string { return "spike" }
+func (spikeEmbedder) Dim() int      { return 8 }
+func (spikeEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		v := make([]float32, 8)
+		v[len(strings.Fields(t))%8] = 1
+		out[i] = v
+	}
+	return out, nil
+}
+
+// A process starts from the cache file, applies what changed since, and
+// never trusts a cache of another store.
+func TestVectorService_CacheFile(t *testing.T) {
+	ctx := context.Background()
+	open := func(path string) (*DB, *MemoryService, *VectorService) {
+		db := NewDB(path)
+		db.Now = func() time.Time { return time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC) }
+		if err := db.Open(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		vs := NewVectorService(db, spikeEmbedder{}, nil)
+		vs.Inline = true
+		return db, NewMemoryService(db), vs
+	}
+	path := filepath.Join(t.TempDir(), "recall.db")
+	db, mem, vs := open(path)
+	var ms []*recall.Memory
+	for i := 0; i < cacheEvery+10; i++ {
+		ms = append(ms, &recall.Memory{ID: recall.NewID(), Content: strings.Repeat("w ", i%8+1)})
+	}
+	if _, err := mem.ImportMemories(ctx, ms); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := vs.SearchVectors(ctx, "w w w", 3); err != nil {
+		t.Fatal(err)
+	}
+	buf, err := os.ReadFile(db.vectorCachePath())
+	if err != nil {
+		t.Fatalf("no cache file after loading %d rows: %v", cacheEvery+10, err)
+	}
+	os.WriteFile(filepath.Join(filepath.Dir(path), "recall.db-vectors.copy"), buf, 0o600)
+	// A change after the cache was written is applied on top of it.
+	if err := mem.DeleteMemory(ctx, ms[2].ID); err != nil {
+		t.Fatal(err)
+	}
+	_, _, vs2 := open(path)
+	hits, err := vs2.SearchVectors(ctx, "w w w", 400)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range hits {
+		if h.MemoryID == ms[2].ID {
+			t.Fatal("deleted memory found through the cache")
+		}
+	}
+	if got := vs2.index.len(); got != cacheEvery+9 {
+		t.Fatalf("index has %d rows, want %d", got, cacheEvery+9)
+	}
+	// Dropping the cache (as a purge does) is safe at any time.
+	if err := db.DropVectorCache(); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.DropVectorCache(); err != nil {
+		t.Fatalf("dropping a missing cache: %v", err)
+	}
+	if hits, err := vs.SearchVectors(ctx, "w w w", 1); err != nil || len(hits) != 1 {
+		t.Fatalf("after drop: %v, %v", hits, err)
+	}
+	// A cache copied next to another store is ignored (other epoch).
+	other := filepath.Join(t.TempDir(), "recall.db")
+	_, _, vs3 := open(other)
+	buf, err = os.ReadFile(filepath.Join(filepath.Dir(path), "recall.db-vectors.copy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(other+"-vectors", buf, 0o600)
+	if hits, err := vs3.SearchVectors(ctx, "w", 3); err != nil || len(hits) != 0 {
+		t.Fatalf("empty store answered %v, %v through a foreign cache", hits, err)
+	}
+}
+
+func BenchmarkVectorIndex_Candidates(b *testing.B) {
+	b.Run("Dense", func(b *testing.B) { benchCandidates(b, 384) })
+	b.Run("Sparse40", func(b *testing.B) { benchCandidates(b, 40) })
+}
+
+// benchCandidates scans 100,000 rows of 384 dimensions with a query of
+// nonzero non-zero components.
+func benchCandidates(b *testing.B, nonzero int) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	x, _ := randIndex(rng, 384, 100000)
+	query := make([]float32, 384)
+	for j := 0; j < nonzero; j++ {
+		query[rng.IntN(384)] = 1
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		x.candidates(query, 64)
+	}
+}

@@ -1,0 +1,291 @@
+package sqlite
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/recall-mem/recall"
+)
+
+// enqueueEmbedding records, inside the write's transaction, that m's
+// current version needs vectors. A crash after the commit loses nothing:
+// the queue row is there for the next drain.
+func enqueueEmbedding(ctx context.Context, tx *Tx, m *recall.Memory) error {
+	st, err := tx.prepare(ctx, `INSERT INTO embed_queue (memory_id, version, queued_at) VALUES (?, ?, ?)
+		ON CONFLICT (memory_id) DO UPDATE SET version = excluded.version, queued_at = excluded.queued_at, attempts = 0, last_error = ''`)
+	if err == nil {
+		_, err = st.ExecContext(ctx, m.ID, m.Version, ms(tx.now))
+	}
+	if err != nil {
+		return fmt.Errorf("enqueue embedding: %w", err)
+	}
+	tx.queued = append(tx.queued, m.ID)
+	return nil
+}
+
+// afterCommit embeds the memories a committed write enqueued, when the
+// embedder is local. Failures leave them queued; the write has succeeded.
+func (s *VectorService) afterCommit(ctx context.Context, ids []string) {
+	if !s.Inline {
+		return
+	}
+	e, err := s.embedder()
+	if err != nil {
+		return
+	}
+	if err := s.checkModel(ctx, s.db.read, e); err != nil {
+		return // vectors of another model: `recall reindex` will rebuild all
+	}
+	for len(ids) > 0 {
+		n := min(len(ids), 500)
+		items, err := s.loadQueued(ctx, `q.memory_id IN (`+strings.TrimSuffix(strings.Repeat("?,", n), ",")+`)`, toAny(ids[:n]), e)
+		if err == nil {
+			_, err = s.embedItems(ctx, e, items)
+		}
+		if err != nil {
+			s.report(fmt.Errorf("embed after write: %w", err))
+			return
+		}
+		ids = ids[n:]
+	}
+}
+
+func toAny(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
+// queuedItem is a memory waiting for vectors.
+type queuedItem struct {
+	id             string
+	version        int
+	title, content string
+	oldHash        string // hash of the text behind its current vectors of this model
+}
+
+func (s *VectorService) loadQueued(ctx context.Context, cond string, args []any, e recall.Embedder) ([]queuedItem, error) {
+	rows, err := s.db.read.QueryContext(ctx, `SELECT q.memory_id, m.version, m.title, m.content,
+		COALESCE((SELECT v.hash FROM memory_vectors v WHERE v.memory_id = m.id AND v.chunk = 0 AND v.model = ? AND v.dim = ?), '')
+		FROM embed_queue q JOIN memories m ON m.id = q.memory_id WHERE `+cond,
+		append([]any{e.Model(), e.Dim()}, args...)...)
+	if err != nil {
+		return nil, fmt.Errorf("load queue: %w", err)
+	}
+	defer rows.Close()
+	var out []queuedItem
+	for rows.Next() {
+		var it queuedItem
+		if err := rows.Scan(&it.id, &it.version, &it.title, &it.content, &it.oldHash); err != nil {
+			return nil, err
+		}
+		out = append(out, it)
+	}
+	return out, rows.Err()
+}
+
+// passage is one chunk of a queued memory with the text to embed.
+type passage struct {
+	item  int
+	chunk recall.Chunk
+	text  string
+}
+
+// passages splits a memory into the texts to embed: the title and the
+// headings above a passage are repeated in it, since they say what the
+// passage is about.
+func (s *VectorService) passages(it queuedItem) []recall.Chunk {
+	if s.Chunker == nil {
+		return []recall.Chunk{{Start: 0, End: len(it.content)}}
+	}
+	return s.Chunker.Chunk(it.content)
+}
+
+func passageText(title string, c recall.Chunk, content string) string {
+	var b strings.Builder
+	if title != "" {
+		b.WriteString(title)
+		b.WriteString("\n")
+	}
+	if c.Heading != "" && c.Heading != title {
+		b.WriteString(c.Heading)
+		b.WriteString("\n")
+	}
+	b.WriteString(content[c.Start:c.End])
+	return b.String()
+}
+
+func textHash(title, content string) string {
+	h := sha256.New()
+	h.Write([]byte(title))
+	h.Write([]byte{0})
+	h.Write([]byte(content))
+	return hex.EncodeToString(h.Sum(nil)[:12])
+}
+
+// embedItems embeds the items (outside any transaction, since a remote
+// embedder may take seconds) and writes their vectors in one transaction.
+// An item whose text is unchanged keeps its vectors. On an embedder error
+// the items are marked as failed and stay queued.
+func (s *VectorService) embedItems(ctx context.Context, e recall.Embedder, items []queuedItem) (int, error) {
+	if len(items) == 0 {
+		return 0, nil
+	}
+	var ps []passage
+	hashes := make([]string, len(items))
+	for i, it := range items {
+		hashes[i] = textHash(it.title, it.content)
+		if hashes[i] == it.oldHash {
+			continue
+		}
+		for _, c := range s.passages(it) {
+			ps = append(ps, passage{item: i, chunk: c, text: passageText(it.title, c, it.content)})
+		}
+	}
+	vecs := make([][]float32, 0, len(ps))
+	for b := 0; b < len(ps); b += s.batchSize() {
+		texts := make([]string, 0, s.batchSize())
+		for _, p := range ps[b:min(b+s.batchSize(), len(ps))] {
+			texts = append(texts, p.text)
+		}
+		vs, err := e.Embed(ctx, texts)
+		if err == nil && len(vs) != len(texts) {
+			err = fmt.Errorf("embedder returned %d vectors for %d texts", len(vs), len(texts))
+		}
+		if err != nil {
+			s.markFailed(items, err)
+			return 0, err
+		}
+		vecs = append(vecs, vs...)
+	}
+	for _, v := range vecs {
+		if len(v) != e.Dim() {
+			err := recall.Errorf(recall.EUNAVAILABLE, "The embedder returned %d dimensions, not %d: check [retrieval] model and run `recall reindex`.", len(v), e.Dim())
+			s.markFailed(items, err)
+			return 0, err
+		}
+	}
+	err := s.db.update(ctx, func(tx *Tx) error {
+		return writeVectors(ctx, tx, e, items, hashes, ps, vecs)
+	})
+	if err != nil {
+		return 0, err
+	}
+	return len(items), nil
+}
+
+// Statements writeVectors runs per memory.
+const (
+	sqlMemoryVersion = `SELECT version FROM memories WHERE id = ?`
+	sqlKeepVectors   = `UPDATE memory_vectors SET version = ? WHERE memory_id = ?`
+	sqlDropVectors   = `DELETE FROM memory_vectors WHERE memory_id = ?`
+	sqlInsertVector  = `INSERT INTO memory_vectors (memory_id, chunk, version, hash, model, dim, span_start, span_end, vec)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	sqlDequeue = `DELETE FROM embed_queue WHERE memory_id = ? AND version = ?`
+)
+
+func writeVectors(ctx context.Context, tx *Tx, e recall.Embedder, items []queuedItem, hashes []string, ps []passage, vecs [][]float32) error {
+	st := map[string]*sql.Stmt{}
+	for _, q := range []string{sqlMemoryVersion, sqlKeepVectors, sqlDropVectors, sqlInsertVector, sqlDequeue} {
+		s, err := tx.prepare(ctx, q)
+		if err != nil {
+			return fmt.Errorf("write vectors: %w", err)
+		}
+		st[q] = s
+	}
+	byItem := make([][]int, len(items))
+	for i, p := range ps {
+		byItem[p.item] = append(byItem[p.item], i)
+	}
+	buf := make([]byte, 0, e.Dim()*4)
+	for i, it := range items {
+		// The memory may have changed since it was read: a newer version
+		// is queued again, so this one is dropped.
+		var cur int
+		if err := st[sqlMemoryVersion].QueryRowContext(ctx, it.id).Scan(&cur); err != nil || cur != it.version {
+			continue
+		}
+		if hashes[i] == it.oldHash {
+			if _, err := st[sqlKeepVectors].ExecContext(ctx, it.version, it.id); err != nil {
+				return fmt.Errorf("write vectors: %w", err)
+			}
+		} else {
+			if _, err := st[sqlDropVectors].ExecContext(ctx, it.id); err != nil {
+				return fmt.Errorf("write vectors: %w", err)
+			}
+			for _, pi := range byItem[i] {
+				p := ps[pi]
+				buf = encodeVector(buf[:0], vecs[pi])
+				if _, err := st[sqlInsertVector].ExecContext(ctx, it.id, p.chunk.Index, it.version, hashes[i], e.Model(), e.Dim(), p.chunk.Start, p.chunk.End, buf); err != nil {
+					return fmt.Errorf("write vectors: %w", err)
+				}
+			}
+		}
+		if _, err := st[sqlDequeue].ExecContext(ctx, it.id, it.version); err != nil {
+			return fmt.Errorf("dequeue: %w", err)
+		}
+	}
+	return setStoredModelOnce(ctx, tx, e)
+}
+
+// setStoredModelOnce names the model of a store's first vectors; after
+// that only Reindex changes it.
+func setStoredModelOnce(ctx context.Context, tx *Tx, e recall.Embedder) error {
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM store_meta WHERE key = ?`, metaVectorModel).Scan(&n); err != nil {
+		return err
+	}
+	if n > 0 {
+		return nil
+	}
+	return setStoredModel(ctx, tx, e)
+}
+
+// markFailed records an embedding failure on queued items, so that status
+// can show it; they stay queued.
+func (s *VectorService) markFailed(items []queuedItem, cause error) {
+	if errors.Is(cause, context.Canceled) || errors.Is(cause, context.DeadlineExceeded) {
+		return // cut short by the caller, not a failure of the provider
+	}
+	msg := recall.ErrorMessage(cause)
+	if recall.ErrorCode(cause) == recall.EINTERNAL {
+		msg = cause.Error()
+	}
+	// The caller's context may be what failed; the bookkeeping still runs.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err := s.db.update(ctx, func(tx *Tx) error {
+		for _, it := range items {
+			if _, err := tx.ExecContext(ctx, `UPDATE embed_queue SET attempts = attempts + 1, last_error = ? WHERE memory_id = ?`, msg, it.id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	s.report(err)
+}
+
+// encodeVector appends v as little-endian float32.
+func encodeVector(dst []byte, v []float32) []byte {
+	for _, x := range v {
+		dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(x))
+	}
+	return dst
+}
+
+// decodeVector reads little-endian float32 from b into dst.
+func decodeVector(dst []float32, b []byte) {
+	for i := range dst {
+		dst[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[i*4:]))
+	}
+}
