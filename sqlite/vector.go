@@ -83,10 +83,18 @@ func (s *VectorService) report(err error) {
 }
 
 // embedder returns the configured embedder, or EUNAVAILABLE when there is
-// none.
-func (s *VectorService) embedder() (recall.Embedder, error) {
-	if s.Embedder == nil || s.Embedder.Dim() <= 0 {
+// none or it cannot say its dimension (a remote provider that is down).
+func (s *VectorService) embedder(_ context.Context) (recall.Embedder, error) {
+	if s.Embedder == nil || s.Embedder.Model() == "none" {
 		return nil, recall.Errorf(recall.EUNAVAILABLE, "No embedder is configured ([retrieval] embedder = \"none\"): set it to builtin, openai or model2vec in config.toml, then run `recall reindex`.")
+	}
+	if s.Embedder.Dim() <= 0 {
+		// A remote embedder learns its dimension from the provider; it
+		// says why that failed.
+		if le, ok := s.Embedder.(interface{ LastError() error }); ok && le.LastError() != nil {
+			return nil, le.LastError()
+		}
+		return nil, recall.Errorf(recall.EUNAVAILABLE, "The embedder %s is not available: check [retrieval] in config.toml.", s.Embedder.Model())
 	}
 	return s.Embedder, nil
 }
@@ -137,7 +145,7 @@ func setStoredModel(ctx context.Context, tx *Tx, e recall.Embedder) error {
 // when no embedder is configured, when it cannot be reached, or when the
 // stored vectors come from another model.
 func (s *VectorService) SearchVectors(ctx context.Context, text string, k int) ([]recall.VectorHit, error) {
-	e, err := s.embedder()
+	e, err := s.embedder(ctx)
 	if err != nil {
 		return nil, err
 	}
