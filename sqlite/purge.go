@@ -107,6 +107,11 @@ func (s *ForgetService) Purge(ctx context.Context, c recall.PurgeCriteria) (*rec
 	if rep.Upkeep.WALTruncated, err = s.db.checkpointTruncate(ctx, purgeRetries); err != nil {
 		return nil, err
 	}
+	if c.Memories { // the cached vector index holds quantised traces of purged memories
+		if err := s.db.DropVectorCache(); err != nil {
+			return nil, err
+		}
+	}
 	return rep, nil
 }
 

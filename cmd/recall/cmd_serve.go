@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"io"
 	"log/slog"
@@ -73,6 +74,7 @@ its /mcp endpoint instead.`,
 			}
 			log := a.logger()
 			t := &sdk.IOTransport{Reader: io.NopCloser(a.stdin), Writer: nopCloser{a.stdout}}
+			defer a.startBackground(c.Context())()
 			err := a.mcpServer(log).Run(c.Context(), t)
 			if err == nil || c.Context().Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, sdk.ErrConnectionClosed) {
 				return nil // the agent hung up or we were told to stop
@@ -122,6 +124,7 @@ finish. Logs go to stderr.`,
 				return recall.Errorf(recall.EUNAVAILABLE, "Cannot listen on %s: %v. Choose another --addr.", addr, errors.Unwrap(err))
 			}
 			log := a.logger()
+			defer a.startBackground(c.Context())()
 			srv := &httpapi.Server{Services: a.services(), Token: token, Loopback: loopback, Logger: log,
 				MCP: mcp.HTTPHandler(a.mcpServer(log), log)}
 			fprintf(a.stderr, "recall: serving %s on http://%s (REST /v1/, MCP /mcp); Ctrl-C stops\n", a.store.Dir, ln.Addr())
@@ -135,4 +138,23 @@ finish. Logs go to stderr.`,
 	c.Flags().StringVar(&addr, "addr", "127.0.0.1:7077", "listen on `HOST:PORT`")
 	c.Flags().StringVar(&token, "token", "", "require this bearer `TOKEN` on every request (default $RECALL_TOKEN)")
 	return c
+}
+
+// startBackground starts the loops a long-running server owns (today the
+// embedding queue of a remote provider; a local embedder embeds inline and
+// its loop returns at once) and returns the function that stops them and
+// waits for them to finish.
+func (a *app) startBackground(ctx context.Context) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if a.vec != nil {
+			a.vec.Run(ctx)
+		}
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
 }
