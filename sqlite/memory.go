@@ -190,7 +190,7 @@ func insertMemory(ctx context.Context, tx *Tx, m *recall.Memory, op string) erro
 		if generated {
 			m.ID = recall.NewID()
 		}
-		_, err := tx.ExecContext(ctx, insertMemorySQL, append([]any{m.ID}, memoryArgs(m)...)...)
+		_, err := tx.exec(ctx, insertMemorySQL, append([]any{m.ID}, memoryArgs(m)...)...)
 		if err == nil {
 			break
 		}
@@ -221,7 +221,7 @@ func writeMemory(ctx context.Context, tx *Tx, m *recall.Memory, op string) error
 	}
 	m.Version++
 	m.UpdatedAt = tx.now
-	res, err := tx.ExecContext(ctx, updateMemorySQL, append(memoryArgs(m), m.ID)...)
+	res, err := tx.exec(ctx, updateMemorySQL, append(memoryArgs(m), m.ID)...)
 	if err != nil {
 		if isConstraint(err) {
 			return recall.Errorf(recall.ECONFLICT, "Key %q is already used in collection %q: choose another key.", m.Key, m.Collection)

@@ -94,3 +94,8 @@ const updateMemorySQL = `UPDATE memories SET key = ?, collection = ?, type = ?, 
 	confidence = ?, tier = ?, pinned = ?, status = ?, anchors = ?, metadata = ?, created_at = ?,
 	updated_at = ?, reviewed_at = ?, occurred_at = ?, snoozed_until = ?, version = ?
 	WHERE id = ?`
+
+// hotStatements are prepared once when the store opens (see DB.hot).
+var hotStatements = []string{insertMemorySQL, updateMemorySQL, insertVersionSQL,
+	`SELECT ` + memoryColumns + ` FROM memories m WHERE m.id = ?`,
+	`SELECT ` + memoryColumns + ` FROM memories m WHERE m.collection = ? AND m.key = ?`}

@@ -8,13 +8,15 @@ import (
 	"github.com/recall-mem/recall"
 )
 
+const insertVersionSQL = `INSERT OR REPLACE INTO memory_versions (memory_id, version, op, changed_at, snapshot) VALUES (?, ?, ?, ?, ?)`
+
 // saveVersion records m's current state as version m.Version.
 func saveVersion(ctx context.Context, tx *Tx, m *recall.Memory, op string) error {
 	snap, err := json.Marshal(m)
 	if err != nil {
 		return fmt.Errorf("snapshot: %w", err)
 	}
-	_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO memory_versions (memory_id, version, op, changed_at, snapshot) VALUES (?, ?, ?, ?, ?)`,
+	_, err = tx.exec(ctx, insertVersionSQL,
 		m.ID, m.Version, op, ms(tx.now), string(snap))
 	if err != nil {
 		return fmt.Errorf("save version: %w", err)
