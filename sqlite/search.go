@@ -3,6 +3,8 @@ package sqlite
 import (
 	"context"
 	"fmt"
+	"sort"
+	"strings"
 
 	"github.com/recall-mem/recall"
 )
@@ -10,7 +12,15 @@ import (
 // bm25Weights weigh the FTS columns title, content, tags.
 const bm25Weights = "10.0, 1.0, 4.0"
 
-// Search ranks memories by BM25 over title, content and tags.
+// Search ranks memories by BM25 over title, content and tags. It leaves
+// Snippet empty: the ranker picks the best passage of the hits it keeps
+// (an FTS5 snippet costs a full-text query per row).
+//
+// FTS5 scores every row that matches; the ranking is done on the index
+// alone (rowid and score), and only the best rows are joined with the
+// memories for filtering. Joining every match instead costs several times
+// more on a large store. When the filter rejects too many of the best rows, the window
+// grows until enough pass or the matches run out.
 func (s *MemoryService) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.SearchHit, error) {
 	match := FTSQuery(q.Text)
 	if match == "" {
@@ -24,30 +34,70 @@ func (s *MemoryService) Search(ctx context.Context, q recall.SearchQuery) ([]*re
 	if limit <= 0 {
 		limit = 10
 	}
-	rows, err := s.db.read.QueryContext(ctx, `SELECT `+memoryColumns+`, bm25(memories_fts, `+bm25Weights+`) AS rank,
-		snippet(memories_fts, 1, '', '', '…', 24)
-		FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid
-		WHERE memories_fts MATCH ? AND `+where+` ORDER BY rank LIMIT ?`,
-		append(append([]any{match}, args...), limit)...)
+	for window := 2 * limit; ; window *= 4 {
+		hits, matched, err := s.searchWindow(ctx, match, where, args, window, limit, q.Explain)
+		if err != nil || len(hits) >= limit || matched < window {
+			return hits, err
+		}
+	}
+}
+
+// searchWindow ranks the best window matches and returns those of them
+// that pass the filter (at most limit), and how many matches it ranked.
+func (s *MemoryService) searchWindow(ctx context.Context, match, where string, args []any, window, limit int, explain bool) ([]*recall.SearchHit, int, error) {
+	rows, err := s.db.read.QueryContext(ctx, `SELECT rowid, bm25(memories_fts, `+bm25Weights+`) AS score
+		FROM memories_fts WHERE memories_fts MATCH ? ORDER BY score LIMIT ?`, match, window)
 	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
+		return nil, 0, fmt.Errorf("search: %w", err)
+	}
+	score := map[int64]float64{}
+	var seqs []any
+	for rows.Next() {
+		var seq int64
+		var rank float64
+		if err := rows.Scan(&seq, &rank); err != nil {
+			rows.Close()
+			return nil, 0, err
+		}
+		score[seq] = -rank
+		seqs = append(seqs, seq)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(seqs) == 0 {
+		return nil, 0, err
+	}
+	ph := strings.TrimSuffix(strings.Repeat("?,", len(seqs)), ",")
+	rows, err = s.db.read.QueryContext(ctx, `SELECT `+memoryColumns+`, m.seq
+		FROM memories m WHERE m.seq IN (`+ph+`) AND `+where, append(seqs, args...)...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("search: %w", err)
 	}
 	defer rows.Close()
 	var hits []*recall.SearchHit
 	for rows.Next() {
-		var rank float64
-		var snippet string
-		m, err := scanMemory(scanTail{rows, []any{&rank, &snippet}})
+		var seq int64
+		m, err := scanMemory(scanTail{rows, []any{&seq}})
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
-		h := &recall.SearchHit{Memory: m, Score: -rank, Snippet: snippet}
-		if q.Explain {
-			h.Explain = &recall.HitExplain{BM25: -rank, BM25Rank: len(hits) + 1, Fused: -rank}
-		}
-		hits = append(hits, h)
+		hits = append(hits, &recall.SearchHit{Memory: m, Score: score[seq]})
 	}
-	return hits, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	sort.SliceStable(hits, func(i, j int) bool {
+		if hits[i].Score != hits[j].Score {
+			return hits[i].Score > hits[j].Score
+		}
+		return hits[i].Memory.ID < hits[j].Memory.ID
+	})
+	hits = hits[:min(len(hits), limit)]
+	if explain {
+		for i, h := range hits {
+			h.Explain = &recall.HitExplain{BM25: h.Score, BM25Rank: i + 1, Fused: h.Score}
+		}
+	}
+	return hits, len(seqs), nil
 }
 
 // scanTail scans a memory row followed by extra columns.
