@@ -29,7 +29,8 @@ type Searcher struct {
 	AsOf func(ctx context.Context, t time.Time) (recall.Searcher, func(), error)
 	// Time reads time expressions in queries; nil: none are read.
 	Time recall.TimeParser
-	// Now is the clock for relative time words when a query has no Now.
+	// Now is the clock for relative time words and recency when a query
+	// has no Now; with neither, both are left out.
 	Now func() time.Time
 
 	Options Options
@@ -145,15 +146,12 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 	if now.IsZero() && s.Now != nil {
 		now = s.Now()
 	}
-	if now.IsZero() {
-		now = time.Now()
-	}
 	text := strings.TrimSpace(q.Text)
 	if text == "" {
 		return nil, nil
 	}
 	intent := recall.TimeIntent{Text: text}
-	if s.Time != nil {
+	if s.Time != nil && !now.IsZero() { // without a clock, relative words mean nothing
 		intent = s.Time.ParseTime(text, now)
 	}
 	if o.StripTime {
