@@ -120,6 +120,7 @@ type candidate struct {
 	bm25Rank, vectorRank int
 	snippet              string
 	base, fused, score   float64
+	neighbor, episode    float64 // context shares included in fused
 	adjust               map[string]float64
 }
 
@@ -204,6 +205,14 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 	list := make([]*candidate, 0, len(cands))
 	for _, c := range cands {
 		c.score, c.adjust = Adjust(c.fused, c.m, now, w)
+		// The context shares are added, not multiplied: Explain reports
+		// them under names starting with "+".
+		if c.neighbor > 0 {
+			c.adjust["+neighbor"] = c.neighbor
+		}
+		if c.episode > 0 {
+			c.adjust["+episode"] = c.episode
+		}
 		if o.TimeBoost > 0 && intent.HasWindow() && inWindow(c.m.OccurredAt, intent) {
 			c.score *= 1 + o.TimeBoost
 			c.adjust["time_window"] = 1 + o.TimeBoost
