@@ -42,9 +42,18 @@ type Embedder struct {
 	Backoff    time.Duration // first retry delay, doubled each time; 0 means DefaultBackoff
 	Client     *http.Client  // nil means http.DefaultClient
 
-	mu  sync.Mutex
-	dim int // learnt from the first response when Dimensions is 0
+	mu        sync.Mutex
+	dim       int       // learnt from the first response when Dimensions is 0
+	probeErr  error     // why the last dimension probe failed
+	probeTime time.Time // when it failed: probes are not repeated for probeRetry
 }
+
+// probeRetry is how long a failed dimension probe is remembered, so that a
+// provider that is down costs one probe, not one per search.
+const probeRetry = 30 * time.Second
+
+// probeTimeout bounds a dimension probe, retries included.
+const probeTimeout = 5 * time.Second
 
 var _ recall.Embedder = (*Embedder)(nil)
 
@@ -64,17 +73,32 @@ func (e *Embedder) Dim() int {
 		return e.Dimensions
 	}
 	e.mu.Lock()
-	d := e.dim
+	d, failed := e.dim, e.probeErr != nil && time.Since(e.probeTime) < probeRetry
 	e.mu.Unlock()
-	if d > 0 {
+	if d > 0 || failed {
 		return d
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), e.timeout())
+	ctx, cancel := context.WithTimeout(context.Background(), min(e.timeout(), probeTimeout))
 	defer cancel()
-	if vs, err := e.embedBatch(ctx, []string{"dimension probe"}); err == nil && len(vs) == 1 {
+	vs, err := e.embedBatch(ctx, []string{"dimension probe"})
+	if err == nil && len(vs) == 1 {
 		return len(vs[0])
 	}
+	e.mu.Lock()
+	e.probeErr, e.probeTime = err, time.Now()
+	e.mu.Unlock()
 	return 0
+}
+
+// LastError says why the dimension is unknown: the error of the last
+// failed probe, or nil.
+func (e *Embedder) LastError() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.dim > 0 {
+		return nil
+	}
+	return e.probeErr
 }
 
 func (e *Embedder) timeout() time.Duration {
@@ -230,7 +254,7 @@ func (e *Embedder) collect(r response, n int) ([][]float32, error) {
 		out[d.Index] = d.Embedding
 	}
 	e.mu.Lock()
-	e.dim = dim
+	e.dim, e.probeErr = dim, nil
 	e.mu.Unlock()
 	return out, nil
 }

@@ -190,8 +190,22 @@ func TestEmbedder_Embed(t *testing.T) {
 		if _, err := e.Embed(ctx, []string{"x"}); recall.ErrorCode(err) != recall.EUNAVAILABLE {
 			t.Fatalf("err = %v", err)
 		}
-		if e.Dim() != 0 {
-			t.Fatal("Dim() of an unreachable provider must be 0")
+		if e.Dim() != 0 || recall.ErrorCode(e.LastError()) != recall.EUNAVAILABLE {
+			t.Fatalf("Dim() = %d, LastError() = %v for an unreachable provider", e.Dim(), e.LastError())
+		}
+
+	})
+	t.Run("FailedProbeRemembered", func(t *testing.T) {
+		f := &fakeProvider{dim: 4, fail: func(int64) int { return http.StatusBadGateway }}
+		e := newFake(t, f)
+		e.MaxRetries = 1
+		for i := 0; i < 2; i++ {
+			if e.Dim() != 0 {
+				t.Fatal("Dim() of a failing provider must be 0")
+			}
+		}
+		if got := f.requests.Load(); got != 2 {
+			t.Fatalf("requests = %d, want 2 (one probe and its retry, then remembered)", got)
 		}
 	})
 	t.Run("CallerCancelStopsRetries", func(t *testing.T) {

@@ -83,10 +83,18 @@ func (s *VectorService) report(err error) {
 }
 
 // embedder returns the configured embedder, or EUNAVAILABLE when there is
-// none.
-func (s *VectorService) embedder() (recall.Embedder, error) {
-	if s.Embedder == nil || s.Embedder.Dim() <= 0 {
+// none or it cannot say its dimension (a remote provider that is down).
+func (s *VectorService) embedder(_ context.Context) (recall.Embedder, error) {
+	if s.Embedder == nil || s.Embedder.Model() == "none" {
 		return nil, recall.Errorf(recall.EUNAVAILABLE, "No embedder is configured ([retrieval] embedder = \"none\"): set it to builtin, openai or model2vec in config.toml, then run `recall reindex`.")
+	}
+	if s.Embedder.Dim() <= 0 {
+		// A remote embedder learns its dimension from the provider; it
+		// says why that failed.
+		if le, ok := s.Embedder.(interface{ LastError() error }); ok && le.LastError() != nil {
+			return nil, le.LastError()
+		}
+		return nil, recall.Errorf(recall.EUNAVAILABLE, "The embedder %s is not available: check [retrieval] in config.toml.", s.Embedder.Model())
 	}
 	return s.Embedder, nil
 }
@@ -137,7 +145,7 @@ func setStoredModel(ctx context.Context, tx *Tx, e recall.Embedder) error {
 // when no embedder is configured, when it cannot be reached, or when the
 // stored vectors come from another model.
 func (s *VectorService) SearchVectors(ctx context.Context, text string, k int) ([]recall.VectorHit, error) {
-	e, err := s.embedder()
+	e, err := s.embedder(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -252,10 +260,11 @@ func (s *VectorService) refresh(ctx context.Context, e recall.Embedder) (*vector
 	if err := s.checkModel(ctx, tx, e); err != nil {
 		return nil, err
 	}
+	fromCache := false
 	if s.index == nil || s.index.model != e.Model() || s.index.dim != e.Dim() {
 		// A new process starts from the cache file when there is a good one.
 		if x, err := readCache(s.db.vectorCachePath(), e.Model(), e.Dim()); err == nil {
-			s.index = x
+			s.index, fromCache = x, true
 		} else {
 			s.index = newVectorIndex(e.Model(), e.Dim())
 		}
@@ -263,6 +272,21 @@ func (s *VectorService) refresh(ctx context.Context, e recall.Embedder) (*vector
 	changed, err := s.index.refresh(ctx, tx)
 	if err != nil {
 		return nil, fmt.Errorf("vector refresh: %w", err)
+	}
+	if fromCache {
+		// A database file put back from a copy can carry the same epoch as
+		// a newer cache: once per process, check the cache holds exactly
+		// the database's rows, else rebuild from the database.
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM memory_vectors WHERE model = ? AND dim = ?`, e.Model(), e.Dim()).Scan(&n); err != nil {
+			return nil, fmt.Errorf("vector refresh: %w", err)
+		}
+		if n != s.index.len() {
+			s.index = newVectorIndex(e.Model(), e.Dim())
+			if changed, err = s.index.refresh(ctx, tx); err != nil {
+				return nil, fmt.Errorf("vector refresh: %w", err)
+			}
+		}
 	}
 	if x := s.index; changed && x.maxSeq+x.maxTomb-x.cachedRows >= cacheEvery {
 		// The cache is an optimisation: failing to write it is reported, not returned.

@@ -228,3 +228,29 @@ func benchCandidates(b *testing.B, nonzero int) {
 		x.candidates(query, 64)
 	}
 }
+
+func FuzzReadCache(f *testing.F) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	x, _ := randIndex(rng, 4, 3)
+	x.maxSeq, x.epoch, x.loaded = 3, "e", true
+	path := filepath.Join(f.TempDir(), "seed")
+	if err := x.writeCache(path); err != nil {
+		f.Fatal(err)
+	}
+	seed, _ := os.ReadFile(path)
+	f.Add(seed)
+	f.Add([]byte(cacheMagic))
+	f.Fuzz(func(t *testing.T, buf []byte) {
+		p := filepath.Join(t.TempDir(), "c")
+		if err := os.WriteFile(p, buf, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		y, err := readCache(p, "m", 4)
+		if err != nil {
+			return
+		}
+		if len(y.q8) != y.len()*4 || len(y.scales) != y.len() || len(y.slot) > y.len() {
+			t.Fatalf("inconsistent index from an accepted cache: %d rows, %d bytes", y.len(), len(y.q8))
+		}
+	})
+}

@@ -37,7 +37,7 @@ func (s *VectorService) afterCommit(ctx context.Context, ids []string) {
 	if !s.Inline {
 		return
 	}
-	e, err := s.embedder()
+	e, err := s.embedder(ctx)
 	if err != nil {
 		return
 	}

@@ -19,7 +19,7 @@ const tombstonesKept = 100000
 // Returns the embedder's error, EUNAVAILABLE for a remote provider that
 // cannot be reached; the memories stay queued.
 func (s *VectorService) DrainQueue(ctx context.Context, budget time.Duration) error {
-	e, err := s.embedder()
+	e, err := s.embedder(ctx)
 	if err != nil {
 		return nil
 	}
@@ -90,7 +90,7 @@ type ReindexResult struct {
 // there is no embedder or it cannot be reached; what was done stays done
 // and a rerun continues.
 func (s *VectorService) Reindex(ctx context.Context, opts ReindexOptions) (*ReindexResult, error) {
-	e, err := s.embedder()
+	e, err := s.embedder(ctx)
 	if err != nil {
 		return nil, err
 	}

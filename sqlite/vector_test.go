@@ -68,6 +68,15 @@ func (paragraphChunker) Chunk(content string) []recall.Chunk {
 	return out
 }
 
+// openInline opens a store whose writes are embedded inline by e.
+func openInline(t *testing.T, e recall.Embedder, c recall.Chunker) (*sqlite.MemoryService, *sqlite.VectorService) {
+	t.Helper()
+	db := MustOpenDB(t)
+	vs := sqlite.NewVectorService(db, e, c)
+	vs.Inline = true
+	return sqlite.NewMemoryService(db), vs
+}
+
 func put(t *testing.T, mem *sqlite.MemoryService, title, content string) *recall.Memory {
 	t.Helper()
 	res, err := mem.PutMemory(context.Background(), &recall.Memory{Title: title, Content: content})
@@ -92,10 +101,7 @@ func topID(t *testing.T, vs *sqlite.VectorService, query string) string {
 func TestVectorService_SearchVectors(t *testing.T) {
 	ctx := context.Background()
 	t.Run("InlineAfterWrite", func(t *testing.T) {
-		db := MustOpenDB(t)
-		mem := sqlite.NewMemoryService(db)
-		vs := sqlite.NewVectorService(db, newWordEmbedder("w1"), nil)
-		vs.Inline = true
+		mem, vs := openInline(t, newWordEmbedder("w1"), nil)
 		kafka := put(t, mem, "Kafka", "consumer lag alert fires after five minutes")
 		put(t, mem, "Cat", "my cat likes warm milk")
 		if got := topID(t, vs, "kafka consumer lag"); got != kafka.ID {
@@ -109,43 +115,8 @@ func TestVectorService_SearchVectors(t *testing.T) {
 			t.Fatalf("stats = %+v", st)
 		}
 	})
-	t.Run("UpdateDeleteAndRestore", func(t *testing.T) {
-		db := MustOpenDB(t)
-		mem := sqlite.NewMemoryService(db)
-		vs := sqlite.NewVectorService(db, newWordEmbedder("w1"), nil)
-		vs.Inline = true
-		m := put(t, mem, "", "alpha bravo charlie")
-		other := put(t, mem, "", "delta echo foxtrot")
-		if got := topID(t, vs, "alpha"); got != m.ID {
-			t.Fatalf("top = %s", got)
-		}
-		content := "golf hotel india"
-		if _, err := mem.UpdateMemory(ctx, m.ID, recall.MemoryUpdate{Content: &content}); err != nil {
-			t.Fatal(err)
-		}
-		hits, _ := vs.SearchVectors(ctx, "golf hotel", 1)
-		if len(hits) != 1 || hits[0].MemoryID != m.ID || hits[0].Score < 0.8 {
-			t.Fatalf("after update: %+v", hits)
-		}
-		if err := mem.DeleteMemory(ctx, m.ID); err != nil {
-			t.Fatal(err)
-		}
-		hits, _ = vs.SearchVectors(ctx, "golf hotel", 5)
-		if len(hits) != 1 || hits[0].MemoryID != other.ID {
-			t.Fatalf("after delete: %+v", hits)
-		}
-		if _, err := mem.RestoreMemory(ctx, m.ID, 1); err != nil {
-			t.Fatal(err)
-		}
-		if got := topID(t, vs, "alpha bravo"); got != m.ID {
-			t.Fatalf("after restore top = %s", got)
-		}
-	})
 	t.Run("ImportEmbedsAll", func(t *testing.T) {
-		db := MustOpenDB(t)
-		mem := sqlite.NewMemoryService(db)
-		vs := sqlite.NewVectorService(db, newWordEmbedder("w1"), nil)
-		vs.Inline = true
+		mem, vs := openInline(t, newWordEmbedder("w1"), nil)
 		var ms []*recall.Memory
 		for _, c := range []string{"one two", "three four", "five six", "seven eight"} {
 			ms = append(ms, &recall.Memory{Content: c})
@@ -159,10 +130,7 @@ func TestVectorService_SearchVectors(t *testing.T) {
 		}
 	})
 	t.Run("BestPassage", func(t *testing.T) {
-		db := MustOpenDB(t)
-		mem := sqlite.NewMemoryService(db)
-		vs := sqlite.NewVectorService(db, newWordEmbedder("w1"), paragraphChunker{})
-		vs.Inline = true
+		mem, vs := openInline(t, newWordEmbedder("w1"), paragraphChunker{})
 		content := "intro about nothing much\n\nthe deploy runbook needs a rollback step\n\nclosing words here"
 		m := put(t, mem, "Guide", content)
 		hits, err := vs.SearchVectors(ctx, "rollback step runbook", 3)
@@ -187,12 +155,11 @@ func TestVectorService_SearchVectors(t *testing.T) {
 	})
 }
 
-// Two handles on one file are two processes: each sees the other's writes
-// without reopening.
-func TestVectorService_AcrossHandles(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "recall.db")
-	open := func() (*sqlite.DB, *sqlite.MemoryService, *sqlite.VectorService) {
+// Writes are seen by the next search, whether it runs on the writer's
+// handle or on another handle of the same file (another process), without
+// reopening: puts, updates, deletes and restores.
+func TestVectorService_StaysInStep(t *testing.T) {
+	open := func(path string) (*sqlite.MemoryService, *sqlite.VectorService) {
 		db := sqlite.NewDB(path)
 		if err := db.Open(); err != nil {
 			t.Fatal(err)
@@ -200,32 +167,51 @@ func TestVectorService_AcrossHandles(t *testing.T) {
 		t.Cleanup(func() { db.Close() })
 		vs := sqlite.NewVectorService(db, newWordEmbedder("w1"), nil)
 		vs.Inline = true
-		return db, sqlite.NewMemoryService(db), vs
+		return sqlite.NewMemoryService(db), vs
 	}
-	_, memA, _ := open()
-	_, _, vsB := open()
-	a := put(t, memA, "", "alpha bravo charlie")
-	if got := topID(t, vsB, "alpha bravo"); got != a.ID {
-		t.Fatalf("B does not see A's put: %q", got)
+	t.Run("SameHandle", func(t *testing.T) {
+		mem, vs := open(filepath.Join(t.TempDir(), "recall.db"))
+		stayInStep(t, mem, vs)
+	})
+	t.Run("AcrossHandles", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "recall.db")
+		memA, _ := open(path)
+		_, vsB := open(path)
+		stayInStep(t, memA, vsB)
+	})
+}
+
+// stayInStep writes through mem and searches through vs.
+func stayInStep(t *testing.T, mem *sqlite.MemoryService, vs *sqlite.VectorService) {
+	ctx := context.Background()
+	a := put(t, mem, "", "alpha bravo charlie")
+	if got := topID(t, vs, "alpha bravo"); got != a.ID {
+		t.Fatalf("put not seen: %q", got)
 	}
-	b := put(t, memA, "", "delta echo foxtrot")
-	if got := topID(t, vsB, "delta echo"); got != b.ID {
-		t.Fatalf("B does not see A's second put: %q", got)
+	b := put(t, mem, "", "delta echo foxtrot")
+	if got := topID(t, vs, "delta echo"); got != b.ID {
+		t.Fatalf("second put not seen: %q", got)
 	}
 	content := "kilo lima mike"
-	if _, err := memA.UpdateMemory(ctx, a.ID, recall.MemoryUpdate{Content: &content}); err != nil {
+	if _, err := mem.UpdateMemory(ctx, a.ID, recall.MemoryUpdate{Content: &content}); err != nil {
 		t.Fatal(err)
 	}
-	hits, _ := vsB.SearchVectors(ctx, "kilo lima", 5)
+	hits, _ := vs.SearchVectors(ctx, "kilo lima", 5)
 	if len(hits) != 2 || hits[0].MemoryID != a.ID || hits[0].Score < 0.8 {
-		t.Fatalf("B after A's update: %+v", hits)
+		t.Fatalf("after update: %+v", hits)
 	}
-	if err := memA.DeleteMemory(ctx, b.ID); err != nil {
+	if err := mem.DeleteMemory(ctx, b.ID); err != nil {
 		t.Fatal(err)
 	}
-	hits, _ = vsB.SearchVectors(ctx, "delta echo", 5)
+	hits, _ = vs.SearchVectors(ctx, "delta echo", 5)
 	if len(hits) != 1 || hits[0].MemoryID != a.ID {
-		t.Fatalf("B after A's delete: %+v", hits)
+		t.Fatalf("after delete: %+v", hits)
+	}
+	if _, err := mem.RestoreMemory(ctx, b.ID, 1); err != nil {
+		t.Fatal(err)
+	}
+	if got := topID(t, vs, "delta echo"); got != b.ID {
+		t.Fatalf("after restore: top = %q", got)
 	}
 }
 
@@ -313,11 +299,8 @@ func TestVectorService_Reindex(t *testing.T) {
 		}
 	})
 	t.Run("NothingStale", func(t *testing.T) {
-		db := MustOpenDB(t)
-		mem := sqlite.NewMemoryService(db)
 		e := newWordEmbedder("w")
-		vs := sqlite.NewVectorService(db, e, nil)
-		vs.Inline = true
+		mem, vs := openInline(t, e, nil)
 		put(t, mem, "", "one")
 		res, err := vs.Reindex(ctx, sqlite.ReindexOptions{})
 		if err != nil || res.Total != 0 {
@@ -330,11 +313,8 @@ func TestVectorService_Reindex(t *testing.T) {
 		}
 	})
 	t.Run("UnchangedTextKeepsVectors", func(t *testing.T) {
-		db := MustOpenDB(t)
-		mem := sqlite.NewMemoryService(db)
 		e := newWordEmbedder("w")
-		vs := sqlite.NewVectorService(db, e, nil)
-		vs.Inline = true
+		mem, vs := openInline(t, e, nil)
 		m := put(t, mem, "", "one two")
 		before := e.calls.Load()
 		tier := recall.TierWorking

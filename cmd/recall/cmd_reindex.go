@@ -88,7 +88,9 @@ func (a *app) reindexStatus(c *cobra.Command, jsonOut bool) error {
 	if st.LastError != "" {
 		fprintf(a.stdout, "Last error: %s\n", st.LastError)
 	}
-	if st.StoredModel != "" && st.StoredModel != st.Model {
+	if st.Model == "none" {
+		fprintf(a.stdout, "No embedder is configured: search is full-text only.\n")
+	} else if st.StoredModel != "" && st.StoredModel != st.Model {
 		fprintf(a.stdout, "Embedding model changed from %s to %s: run `recall reindex`.\n", st.StoredModel, st.Model)
 	} else if st.Embedded < st.Memories {
 		fprintf(a.stdout, "%d memories need embedding: run `recall reindex`.\n", st.Memories-st.Embedded)
