@@ -13,6 +13,7 @@ type NeighborFinder interface {
 	// MemoryNeighbors returns, for each id, up to radius memories stored
 	// before and after it (in store order) whose occurred_at lies within
 	// window of its own, that match filter. Unknown ids are left out.
+	// Returns EINVALID for a bad filter.
 	MemoryNeighbors(ctx context.Context, ids []string, radius int, window time.Duration, filter MemoryFilter) (map[string][]Neighbor, error)
 }
 

@@ -34,11 +34,14 @@ type SearchHit struct {
 
 // HitExplain shows how a hit was scored.
 type HitExplain struct {
-	BM25        float64            `json:"bm25"`
-	BM25Rank    int                `json:"bm25_rank,omitempty"`
-	Vector      float64            `json:"vector"`
-	VectorRank  int                `json:"vector_rank,omitempty"`
-	Fused       float64            `json:"fused"`
+	BM25       float64 `json:"bm25"`
+	BM25Rank   int     `json:"bm25_rank,omitempty"`
+	Vector     float64 `json:"vector"`
+	VectorRank int     `json:"vector_rank,omitempty"`
+	Fused      float64 `json:"fused"`
+	// Adjustments are factors applied to Fused (recency, tier, …); names
+	// starting with "+" are shares already added into Fused (context from
+	// neighbouring memories).
 	Adjustments map[string]float64 `json:"adjustments,omitempty"`
 	Note        string             `json:"note,omitempty"` // e.g. that vector search was unavailable
 }

@@ -35,7 +35,7 @@ func TestClient_Search(t *testing.T) {
 	}
 	t.Run("OK", func(t *testing.T) {
 		hits, err := c.Search(ctx, recall.SearchQuery{Text: "tokens", Explain: true, Now: time.Now()})
-		if err != nil || len(hits) != 2 || hits[0].Explain == nil || hits[0].Snippet == "" {
+		if err != nil || len(hits) != 2 || hits[0].Explain == nil { // snippets come from the ranker, not the store
 			t.Fatalf("hits %+v err %v", hits, err)
 		}
 	})

@@ -107,3 +107,17 @@ func TestLoad_DevSplit(t *testing.T) {
 		t.Fatalf("%d conversations, %d headline questions, %d skipped", len(convs), n, skipped)
 	}
 }
+
+func FuzzNormaliseEvidence(f *testing.F) {
+	for _, s := range []string{"D1:3", "D8:6; D9:17", "D:11:26", "D30:05", "D9:1 D4:4 D4:6", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, id := range locomo.NormaliseEvidence(s) {
+			again := locomo.NormaliseEvidence(id)
+			if len(again) != 1 || again[0] != id || locomo.SessionOf(id) < 0 {
+				t.Fatalf("%q: %q does not normalise to itself", s, id)
+			}
+		}
+	})
+}

@@ -58,6 +58,7 @@ func (s *Searcher) neighborBoost(ctx context.Context, o Options, f recall.Memory
 	}
 	for id, v := range share {
 		cands[id].fused += v
+		cands[id].neighbor = v
 	}
 	return nil
 }

@@ -72,5 +72,6 @@ func episodeBoost(cands map[string]*candidate, weight float64, window time.Durat
 	}
 	for i, c := range list {
 		c.fused += weight * boost[i]
+		c.episode = weight * boost[i]
 	}
 }

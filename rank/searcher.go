@@ -29,7 +29,8 @@ type Searcher struct {
 	AsOf func(ctx context.Context, t time.Time) (recall.Searcher, func(), error)
 	// Time reads time expressions in queries; nil: none are read.
 	Time recall.TimeParser
-	// Now is the clock for relative time words when a query has no Now.
+	// Now is the clock for relative time words and recency when a query
+	// has no Now; with neither, both are left out.
 	Now func() time.Time
 
 	Options Options
@@ -119,6 +120,7 @@ type candidate struct {
 	bm25Rank, vectorRank int
 	snippet              string
 	base, fused, score   float64
+	neighbor, episode    float64 // context shares included in fused
 	adjust               map[string]float64
 }
 
@@ -145,15 +147,12 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 	if now.IsZero() && s.Now != nil {
 		now = s.Now()
 	}
-	if now.IsZero() {
-		now = time.Now()
-	}
 	text := strings.TrimSpace(q.Text)
 	if text == "" {
 		return nil, nil
 	}
 	intent := recall.TimeIntent{Text: text}
-	if s.Time != nil {
+	if s.Time != nil && !now.IsZero() { // without a clock, relative words mean nothing
 		intent = s.Time.ParseTime(text, now)
 	}
 	if o.StripTime {
@@ -206,6 +205,14 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 	list := make([]*candidate, 0, len(cands))
 	for _, c := range cands {
 		c.score, c.adjust = Adjust(c.fused, c.m, now, w)
+		// The context shares are added, not multiplied: Explain reports
+		// them under names starting with "+".
+		if c.neighbor > 0 {
+			c.adjust["+neighbor"] = c.neighbor
+		}
+		if c.episode > 0 {
+			c.adjust["+episode"] = c.episode
+		}
 		if o.TimeBoost > 0 && intent.HasWindow() && inWindow(c.m.OccurredAt, intent) {
 			c.score *= 1 + o.TimeBoost
 			c.adjust["time_window"] = 1 + o.TimeBoost

@@ -3,89 +3,101 @@ package sqlite
 import (
 	"context"
 	"fmt"
+	"sort"
+	"strings"
 
 	"github.com/recall-mem/recall"
 )
 
-// bm25Rank weighs the FTS columns title, content, tags.
-const bm25Rank = "bm25(10.0, 1.0, 4.0)"
+// bm25Weights weigh the FTS columns title, content, tags.
+const bm25Weights = "10.0, 1.0, 4.0"
 
-// Search ranks memories by BM25 over title, content and tags.
+// Search ranks memories by BM25 over title, content and tags. It leaves
+// Snippet empty: the ranker picks the best passage of the hits it keeps
+// (an FTS5 snippet costs a full-text query per row).
+//
+// FTS5 scores every row that matches; the ranking is done on the index
+// alone (rowid and score), and only the best rows are joined with the
+// memories for filtering. Joining every match instead costs several times
+// more on a large store. When the filter rejects too many of the best rows, the window
+// grows until enough pass or the matches run out.
 func (s *MemoryService) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.SearchHit, error) {
+	match, err := s.matchExpr(ctx, q.Text)
+	if err != nil || match == "" {
+		return nil, err
+	}
+	where, args, err := whereMemories(q.Filter)
+	if err != nil {
+		return nil, err
+	}
 	limit := q.Limit
 	if limit <= 0 {
 		limit = 10
 	}
-	hits, err := s.BM25(ctx, q.Text, q.Filter, limit)
-	if err != nil {
-		return nil, err
-	}
-	for i, h := range hits {
-		if q.Explain {
-			h.Explain = &recall.HitExplain{BM25: h.Score, BM25Rank: i + 1, Fused: h.Score}
-		}
-	}
-	return hits, nil
-}
-
-// BM25 returns up to limit memories matching filter, best BM25 score first,
-// each with a snippet of its best-matching content. FTS5 ranks the matches
-// on its own (ORDER BY rank), so only the top candidates are joined with
-// their rows and filtered; if the filter rejects too many, the candidate
-// window widens until it is enough or every match has been seen.
-func (s *MemoryService) BM25(ctx context.Context, text string, f recall.MemoryFilter, limit int) ([]*recall.SearchHit, error) {
-	if limit <= 0 {
-		return nil, nil
-	}
-	match, err := s.matchExpr(ctx, text)
-	if err != nil || match == "" {
-		return nil, err
-	}
-	where, args, err := whereMemories(f)
-	if err != nil {
-		return nil, err
-	}
-	for window := max(limit*4, 50); ; window *= 4 {
-		hits, seen, err := s.bm25Window(ctx, match, where, args, limit, window)
-		if err != nil || len(hits) >= limit || seen < window {
+	for window := 2 * limit; ; window *= 4 {
+		hits, matched, err := s.searchWindow(ctx, match, where, args, window, limit, q.Explain)
+		if err != nil || len(hits) >= limit || matched < window {
 			return hits, err
 		}
 	}
 }
 
-func (s *MemoryService) bm25Window(ctx context.Context, match, where string, args []any, limit, window int) ([]*recall.SearchHit, int, error) {
-	rows, err := s.db.read.QueryContext(ctx, `WITH c AS (
-			SELECT rowid, rank FROM memories_fts
-			WHERE memories_fts MATCH ? AND rank MATCH '`+bm25Rank+`' ORDER BY rank LIMIT ?)
-		SELECT `+memoryColumns+`, c.rank, (SELECT COUNT(*) FROM c)
-		FROM c JOIN memories m ON m.seq = c.rowid
-		WHERE `+where+` ORDER BY c.rank LIMIT ?`,
-		append(append([]any{match, window}, args...), limit)...)
+// searchWindow ranks the best window matches and returns those of them
+// that pass the filter (at most limit), and how many matches it ranked.
+func (s *MemoryService) searchWindow(ctx context.Context, match, where string, args []any, window, limit int, explain bool) ([]*recall.SearchHit, int, error) {
+	rows, err := s.db.read.QueryContext(ctx, `SELECT rowid, bm25(memories_fts, `+bm25Weights+`) AS score
+		FROM memories_fts WHERE memories_fts MATCH ? ORDER BY score LIMIT ?`, match, window)
+	if err != nil {
+		return nil, 0, fmt.Errorf("search: %w", err)
+	}
+	score := map[int64]float64{}
+	var seqs []any
+	for rows.Next() {
+		var seq int64
+		var rank float64
+		if err := rows.Scan(&seq, &rank); err != nil {
+			rows.Close()
+			return nil, 0, err
+		}
+		score[seq] = -rank
+		seqs = append(seqs, seq)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(seqs) == 0 {
+		return nil, 0, err
+	}
+	ph := strings.TrimSuffix(strings.Repeat("?,", len(seqs)), ",")
+	rows, err = s.db.read.QueryContext(ctx, `SELECT `+memoryColumns+`, m.seq
+		FROM memories m WHERE m.seq IN (`+ph+`) AND `+where, append(seqs, args...)...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("search: %w", err)
 	}
 	defer rows.Close()
 	var hits []*recall.SearchHit
-	seen := 0
 	for rows.Next() {
-		var rank float64
-		m, err := scanMemory(scanTail{rows, []any{&rank, &seen}})
+		var seq int64
+		m, err := scanMemory(scanTail{rows, []any{&seq}})
 		if err != nil {
 			return nil, 0, err
 		}
-		hits = append(hits, &recall.SearchHit{Memory: m, Score: -rank})
+		hits = append(hits, &recall.SearchHit{Memory: m, Score: score[seq]})
 	}
 	if err := rows.Err(); err != nil {
 		return nil, 0, err
 	}
-	rows.Close()
-	for _, h := range hits {
-		if err := s.db.read.QueryRowContext(ctx, `SELECT snippet(memories_fts, 1, '', '', '…', 24) FROM memories_fts
-			WHERE memories_fts MATCH ? AND rowid = (SELECT seq FROM memories WHERE id = ?)`, match, h.Memory.ID).Scan(&h.Snippet); err != nil {
-			return nil, 0, fmt.Errorf("snippet: %w", err)
+	sort.SliceStable(hits, func(i, j int) bool {
+		if hits[i].Score != hits[j].Score {
+			return hits[i].Score > hits[j].Score
+		}
+		return hits[i].Memory.ID < hits[j].Memory.ID
+	})
+	hits = hits[:min(len(hits), limit)]
+	if explain {
+		for i, h := range hits {
+			h.Explain = &recall.HitExplain{BM25: h.Score, BM25Rank: i + 1, Fused: h.Score}
 		}
 	}
-	return hits, seen, nil
+	return hits, len(seqs), nil
 }
 
 // commonShare is the share of documents above which a query term is
@@ -96,9 +108,9 @@ const commonShare = 10
 
 // matchExpr builds the FTS5 expression for a query, leaving out common
 // terms while at least one rarer term remains (else keeping the least
-// common). Counting a term's matches
-// stops at the threshold, so the check costs little even for frequent
-// terms.
+// common). Counting a term's matches stops at the threshold, so the check
+// costs little even for frequent terms; small stores (under 2,000 rows)
+// are never pruned.
 func (s *MemoryService) matchExpr(ctx context.Context, text string) (string, error) {
 	terms := QueryTerms(text)
 	if len(terms) < 2 {
@@ -108,19 +120,19 @@ func (s *MemoryService) matchExpr(ctx context.Context, text string) (string, err
 	if err := s.db.read.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) FROM memories`).Scan(&docs); err != nil {
 		return "", fmt.Errorf("search: %w", err)
 	}
-	cap := docs / commonShare
-	if cap < 200 {
+	limit := docs / commonShare
+	if limit < 200 {
 		return quoteTerms(terms), nil
 	}
 	var rare []string
-	least, leastN := terms[0], cap+1
+	least, leastN := terms[0], limit+1
 	for _, t := range terms {
 		var n int
 		if err := s.db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)`,
-			quoteTerms([]string{t}), cap).Scan(&n); err != nil {
+			quoteTerms([]string{t}), limit).Scan(&n); err != nil {
 			return "", fmt.Errorf("search: %w", err)
 		}
-		if n < cap {
+		if n < limit {
 			rare = append(rare, t)
 		}
 		if n < leastN {

@@ -183,7 +183,11 @@ func explainLine(e *recall.HitExplain) string {
 	}
 	sort.Strings(names)
 	for _, k := range names {
-		s += fmt.Sprintf(" %s×%.3f", k, e.Adjustments[k])
+		if strings.HasPrefix(k, "+") { // an additive share, included in fused
+			s += fmt.Sprintf(" %s=%.3f", k, e.Adjustments[k])
+		} else {
+			s += fmt.Sprintf(" %s×%.3f", k, e.Adjustments[k])
+		}
 	}
 	return s
 }
