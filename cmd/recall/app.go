@@ -102,6 +102,7 @@ store ($XDG_DATA_HOME/recall). Run 'recall where' to see which one is used.`,
 		return usagef("%v (see '%s --help')", err, c.CommandPath())
 	})
 	root.AddCommand(a.commands()...)
+	groupCommands(root)
 	// Unknown commands and bad arguments are usage errors.
 	for _, c := range root.Commands() {
 		wrapArgs(c)
@@ -187,4 +188,29 @@ func (a *app) readInput(arg string) ([]byte, error) {
 		return nil, recall.Errorf(recall.ENOTFOUND, "Cannot read %s: %v.", arg, errors.Unwrap(err))
 	}
 	return b, nil
+}
+
+// commandGroups sorts the commands of `recall --help` by what they are for.
+var commandGroups = []struct {
+	id, title string
+	names     []string
+}{
+	{"memory", "Memories:", []string{"put", "get", "update", "delete", "list", "search", "context", "versions", "diff", "restore", "import", "export"}},
+	{"capture", "Capture and sessions:", []string{"observe", "timeline", "observation", "hook", "install", "session", "procedure"}},
+	{"tiers", "Working memory and tiers:", []string{"sync", "init-ids", "maintain", "pin", "unpin", "snooze", "demote", "archive", "supersede", "review", "rollup", "tiers"}},
+	{"forget", "Forgetting:", []string{"purge", "sweep", "stats"}},
+	{"store", "Store, servers and tools:", []string{"init", "where", "doctor", "reindex", "mcp", "serve", "bench", "demo"}},
+}
+
+func groupCommands(root *cobra.Command) {
+	group := map[string]string{}
+	for _, g := range commandGroups {
+		root.AddGroup(&cobra.Group{ID: g.id, Title: g.title})
+		for _, n := range g.names {
+			group[n] = g.id
+		}
+	}
+	for _, c := range root.Commands() {
+		c.GroupID = group[c.Name()]
+	}
 }

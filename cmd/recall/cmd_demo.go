@@ -67,7 +67,7 @@ func (a *app) runDemo(ctx context.Context) error {
 		say("   %s  %-28s collection=%s", res.Memory.ID, res.Memory.Key, res.Memory.Collection)
 	}
 
-	say("\n2. search \"which database do we use\" (BM25 over title, content and tags)")
+	say("\n2. search \"which database do we use\" (hybrid: BM25 fused with the built-in vectors, then re-ranked)")
 	hits, err := a.search.Search(ctx, recall.SearchQuery{Text: "which database do we use", Limit: 3, Now: a.now()})
 	if err != nil {
 		return err
@@ -117,7 +117,29 @@ func (a *app) runDemo(ctx context.Context) error {
 	}
 	say("   restored as version %d; history: %s", m.Version, strings.Join(ops, " → "))
 
-	say("\n7. check the store: SQLite integrity_check and FTS5 integrity-check")
+	say("\n7. observe: hooks record what an agent does; secrets are redacted before anything is written")
+	obs := []*recall.Observation{
+		{Type: recall.ObsCommand, Session: "demo-1", Tool: "Bash", Content: "export OPENAI_API_KEY=sk-proj-AbCdEf0123456789AbCdEf0123456789AbCdEf01 && make deploy"},
+		{Type: recall.ObsCommandError, Session: "demo-1", Tool: "Bash", Content: "make deploy: canary failed health check on /healthz"},
+	}
+	if err := a.obs.RecordObservations(ctx, obs); err != nil {
+		return err
+	}
+	for _, o := range obs {
+		say("   #%d %-13s %s", o.ID, o.Type, oneLine(o.Content, 80))
+	}
+
+	say("\n8. context: what an agent sees for \"how do we deploy\", packed into 120 tokens")
+	p, err := a.contextBuilder().BuildContext(ctx, recall.ContextRequest{Query: "how do we deploy", Budget: 120, Now: a.now()})
+	if err != nil {
+		return err
+	}
+	for _, line := range strings.Split(strings.TrimRight(p.Text, "\n"), "\n") {
+		say("   | %s", line)
+	}
+	say("   %d of %d tokens used (o200k tokenizer); %d items did not fit", p.Tokens, p.Budget, p.Dropped)
+
+	say("\n9. check the store: SQLite integrity_check and FTS5 integrity-check")
 	if err := a.db.Check(ctx); err != nil {
 		return err
 	}
