@@ -166,10 +166,10 @@ func execSQL(t *testing.T, db *sqlite.DB, stmts ...string) {
 
 // TestForgetService_100k purges one observation from a store of 100,000
 // (secure delete, FTS merge, VACUUM, checkpoint), then sweeps it, and
-// reports both times; it is skipped with -short.
+// reports both times; it is skipped with -short and under the race detector.
 func TestForgetService_100k(t *testing.T) {
-	if testing.Short() {
-		t.Skip("100,000 observations: run without -short")
+	if testing.Short() || raceEnabled {
+		t.Skip("100,000 observations: run without -short and without -race")
 	}
 	ctx := context.Background()
 	db := MustOpenDB(t)
