@@ -321,16 +321,8 @@ func (s *MemoryService) FindMemories(ctx context.Context, f recall.MemoryFilter)
 	if err != nil {
 		return nil, 0, fmt.Errorf("find memories: %w", err)
 	}
-	defer rows.Close()
-	var out []*recall.Memory
-	for rows.Next() {
-		m, err := scanMemory(rows)
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, m)
-	}
-	return out, total, rows.Err()
+	out, err := collect(rows, scanMemory)
+	return out, total, err
 }
 
 // UpdateMemory applies upd to the memory with this id.

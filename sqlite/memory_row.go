@@ -99,3 +99,17 @@ const updateMemorySQL = `UPDATE memories SET key = ?, collection = ?, type = ?, 
 var hotStatements = []string{insertMemorySQL, updateMemorySQL, insertVersionSQL,
 	`SELECT ` + memoryColumns + ` FROM memories m WHERE m.id = ?`,
 	`SELECT ` + memoryColumns + ` FROM memories m WHERE m.collection = ? AND m.key = ?`}
+
+// collect scans every row with scan and closes rows.
+func collect[T any](rows *sql.Rows, scan func(scanner) (T, error)) ([]T, error) {
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}

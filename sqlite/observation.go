@@ -179,14 +179,6 @@ func (s *ObservationService) FindObservations(ctx context.Context, f recall.Obse
 	if err != nil {
 		return nil, 0, fmt.Errorf("find observations: %w", err)
 	}
-	defer rows.Close()
-	var out []*recall.Observation
-	for rows.Next() {
-		o, err := scanObservation(rows)
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, o)
-	}
-	return out, total, rows.Err()
+	out, err := collect(rows, scanObservation)
+	return out, total, err
 }

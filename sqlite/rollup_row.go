@@ -57,16 +57,7 @@ func queryRollups(ctx context.Context, q querier, query string, args ...any) ([]
 	if err != nil {
 		return nil, fmt.Errorf("query rollups: %w", err)
 	}
-	defer rows.Close()
-	var out []*recall.Rollup
-	for rows.Next() {
-		r, err := scanRollup(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return collect(rows, scanRollup)
 }
 
 func findRollupByID(ctx context.Context, q querier, id string) (*recall.Rollup, error) {

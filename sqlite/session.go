@@ -206,16 +206,7 @@ func (s *SessionService) FindSessions(ctx context.Context, limit int) ([]*recall
 	if err != nil {
 		return nil, fmt.Errorf("find sessions: %w", err)
 	}
-	defer rows.Close()
-	var out []*recall.Session
-	for rows.Next() {
-		sess, err := scanSession(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, sess)
-	}
-	return out, rows.Err()
+	return collect(rows, scanSession)
 }
 
 func findSession(ctx context.Context, tx *Tx, id string) (*recall.Session, error) {

@@ -19,13 +19,8 @@ import (
 // of their own: seed-observations STOREDIR FILE.JSONL.
 func TestForgetScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
-		Dir: "testdata/forget",
-		Setup: func(env *testscript.Env) error {
-			env.Setenv("HOME", env.WorkDir+"/home")
-			env.Setenv("XDG_DATA_HOME", env.WorkDir+"/home/.local/share")
-			env.Setenv("RECALL_AGENT", "tester")
-			return nil
-		},
+		Dir:   "testdata/forget",
+		Setup: scriptEnv,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"seed-observations": seedObservationsCmd,
 		},

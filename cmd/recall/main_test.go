@@ -20,15 +20,19 @@ func TestMain(m *testing.M) {
 // fresh temporary directory with a private HOME and no RECALL_STORE.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
-		Dir: "testdata/script",
-		Setup: func(env *testscript.Env) error {
-			env.Setenv("HOME", env.WorkDir+"/home")
-			env.Setenv("XDG_DATA_HOME", env.WorkDir+"/home/.local/share")
-			env.Setenv("RECALL_AGENT", "tester")
-			return nil
-		},
+		Dir:   "testdata/script",
+		Setup: scriptEnv,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"lockstore": lockStore,
 		},
 	})
+}
+
+// scriptEnv gives every script a private HOME and global store, and a fixed
+// author for new memories.
+func scriptEnv(env *testscript.Env) error {
+	env.Setenv("HOME", env.WorkDir+"/home")
+	env.Setenv("XDG_DATA_HOME", env.WorkDir+"/home/.local/share")
+	env.Setenv("RECALL_AGENT", "tester")
+	return nil
 }
