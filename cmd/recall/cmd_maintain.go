@@ -290,6 +290,10 @@ func (a *app) maintainSummary(ctx context.Context, root string, p *recall.Mainta
 	return nil
 }
 
+// maintainRollupBudget bounds the rollups maintenance runs: more than a
+// session start may spend, since nobody waits on an agent here.
+const maintainRollupBudget = 2 * time.Second
+
 // maintainSweep is `recall maintain --sweep`: the retention sweep alone.
 func (a *app) maintainSweep(ctx context.Context, f *maintainFlags) error {
 	if f.yes || f.apply != "" || f.interactive {

@@ -65,7 +65,9 @@ type RollupConfig struct {
 	ChatEndpoint  string `toml:"chat_endpoint"` // e.g. http://127.0.0.1:11434/v1
 	ChatModel     string `toml:"chat_model"`
 	ChatAPIKeyEnv string `toml:"chat_api_key_env"` // name of the variable holding the key
-	// SessionBudgetMS bounds the rollup run at session start (default 300).
+	// SessionBudgetMS bounds the rollup run at session start (default 25:
+	// the SessionStart hook must answer within 60 ms; a backlog is caught up
+	// over several starts, or at once by `recall rollup` and `recall maintain`).
 	SessionBudgetMS int `toml:"session_budget_ms"`
 	// Keep4hDays and KeepDailyDays prune 4h and daily rollups, once taken
 	// into the next tier, after so many days (defaults 30 and 90; 0 keeps
@@ -106,7 +108,7 @@ func defaultConfig() *Config {
 	return &Config{
 		Working:   WorkingConfig{File: "CLAUDE.local.md", BudgetWords: 1500},
 		Retrieval: RetrievalConfig{Embedder: "builtin"},
-		Rollup:    RollupConfig{RawRetentionDays: 30, Timezone: "UTC", Summarizer: "rules", SessionBudgetMS: 300, Keep4hDays: 30, KeepDailyDays: defaultKeepDailyDays},
+		Rollup:    RollupConfig{RawRetentionDays: 30, Timezone: "UTC", Summarizer: "rules", SessionBudgetMS: 25, Keep4hDays: 30, KeepDailyDays: defaultKeepDailyDays},
 		Hook:      HookConfig{MaxOutputBytes: 4096, ContextTokens: 2000},
 		Session:   SessionConfig{HotSessions: 5, StaleDays: 90},
 		Limits:    LimitsConfig{MaxContentBytes: 1 << 20},
