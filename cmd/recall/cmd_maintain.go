@@ -146,7 +146,7 @@ func (a *app) runMaintain(c *cobra.Command, f *maintainFlags) error {
 	}
 	defer ws.close() // ws is reloaded below; this releases the first one's lock
 	if !f.jsonOut {  // --json changes nothing
-		a.opportunisticRollup(ctx, 0)
+		a.opportunisticRollup(ctx, maintainRollupBudget)
 	}
 	root := ws.root
 	budget, unit := a.cfg.Working.BudgetWords, maintain.UnitWords
