@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"sync"
 	"testing"
 
@@ -15,31 +14,9 @@ import (
 	"github.com/recall-mem/recall/sqlite"
 )
 
-// writerEnv names the store a helper process writes to.
-const writerEnv = "RECALL_TEST_WRITER_DB"
-
+// helperWrites is how many observations the writer process records, one
+// transaction each, as a hook does (see writerProcess).
 const helperWrites = 300
-
-// TestHelperWriter is not a test: run as a child process with writerEnv
-// set, it writes observations one transaction at a time, as a hook does.
-func TestHelperWriter(t *testing.T) {
-	path := os.Getenv(writerEnv)
-	if path == "" {
-		t.Skip("helper process for TestForgetService_Purge_ConcurrentWriter")
-	}
-	db := sqlite.NewDB(path)
-	if err := db.Open(); err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	obs := sqlite.NewObservationService(db)
-	for i := range helperWrites {
-		o := &recall.Observation{Type: "live", Session: "writer", Content: "kept write " + strconv.Itoa(i)}
-		if err := obs.RecordObservations(context.Background(), []*recall.Observation{o}); err != nil {
-			t.Fatalf("write %d: %v", i, err)
-		}
-	}
-}
 
 // TestForgetService_Purge_ConcurrentWriter purges, with secure delete,
 // VACUUM and a truncating checkpoint, while another process writes: the
@@ -57,8 +34,8 @@ func TestForgetService_Purge_ConcurrentWriter(t *testing.T) {
 	}
 	seedObservations(t, db, doomed...)
 
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperWriter$", "-test.count=1")
-	cmd.Env = append(os.Environ(), writerEnv+"="+db.Path)
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "RECALL_TEST_WRITER="+db.Path, "RECALL_TEST_WRITER_NAME=writer", fmt.Sprintf("RECALL_TEST_WRITER_N=%d", helperWrites))
 	out := &lockedBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
@@ -78,7 +55,7 @@ func TestForgetService_Purge_ConcurrentWriter(t *testing.T) {
 			if purged == 0 {
 				t.Log("the writer finished before any purge: the run proves little")
 			}
-			if n := countObservations(t, db, recall.ObservationFilter{Type: strp("live")}); n != helperWrites {
+			if n := countObservations(t, db, recall.ObservationFilter{Session: strp("writer")}); n != helperWrites {
 				t.Fatalf("%d of %d concurrent writes survive", n, helperWrites)
 			}
 			if err := db.Check(ctx); err != nil {
@@ -93,7 +70,7 @@ func TestForgetService_Purge_ConcurrentWriter(t *testing.T) {
 				t.Fatalf("purge %d: %v", s, err)
 			}
 			purged++
-		} else if _, err := svc.Sweep(ctx, recall.RetentionPolicy{Enabled: true, Days: map[string]int{"live": 1}}, day(0), true); err != nil {
+		} else if _, err := svc.Sweep(ctx, recall.RetentionPolicy{Enabled: true, Days: map[string]int{recall.ObsCommand: 1}}, day(0), true); err != nil {
 			t.Fatalf("dry-run sweep: %v", err)
 		}
 	}
