@@ -23,7 +23,26 @@ func (db *DB) migrate(ctx context.Context) error {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	sort.Strings(names)
+	// Every process opens the store (a hook, each CLI call): read what is
+	// applied in one query and take the write lock only for what is not.
+	applied := map[string]bool{}
+	rows, err := db.write.QueryContext(ctx, `SELECT name FROM migrations`)
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			rows.Close()
+			return fmt.Errorf("migrate: %w", err)
+		}
+		applied[name] = true
+	}
+	rows.Close()
 	for _, name := range names {
+		if applied[name] {
+			continue
+		}
 		if err := db.migrateFile(ctx, name); err != nil {
 			return fmt.Errorf("migrate %s: %w", name, err)
 		}
