@@ -13,19 +13,7 @@ import (
 // BenchmarkMemoryService_Import measures batched ingest: one transaction
 // per 1,000 memories, with versions and the full-text index, no embedder.
 func BenchmarkMemoryService_Import(b *testing.B) {
-	s := sqlite.NewMemoryService(MustOpenDB(b))
-	r, z := seedStore(b, s, 0)
-	batch := make([]*recall.Memory, 1000)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		for j := range batch {
-			batch[j] = &recall.Memory{Title: benchText(r, z, 4), Content: benchText(r, z, 40)}
-		}
-		if _, err := s.ImportMemories(context.Background(), batch); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(b.N*len(batch))/b.Elapsed().Seconds(), "memories/s")
+	benchImport(b, MustOpenDB(b))
 }
 
 // BenchmarkMemoryService_ImportEmbedded is batched ingest with the built-in
@@ -34,6 +22,10 @@ func BenchmarkMemoryService_ImportEmbedded(b *testing.B) {
 	db := MustOpenDB(b)
 	vs := sqlite.NewVectorService(db, embed.NewHashing(384), chunk.Splitter{})
 	vs.Inline = true
+	benchImport(b, db)
+}
+
+func benchImport(b *testing.B, db *sqlite.DB) {
 	s := sqlite.NewMemoryService(db)
 	r, z := seedStore(b, s, 0)
 	batch := make([]*recall.Memory, 1000)

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -20,19 +18,7 @@ import (
 // rollupApp opens a fresh store holding a preference stream of two days.
 func rollupApp(t *testing.T, config string) (*app, *bytes.Buffer) {
 	t.Helper()
-	dir := t.TempDir()
-	if config != "" {
-		if err := os.WriteFile(filepath.Join(dir, configFile), []byte(config), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var stderr bytes.Buffer
-	a := newApp(strings.NewReader(""), &bytes.Buffer{}, &stderr)
-	a.storeFlag = dir
-	if err := a.open(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(a.close)
+	a, stderr := openTestApp(t, config)
 	day := time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)
 	var ms []*recall.Memory
 	for i, v := range []string{"uses Vim", "uses Vim", "uses Helix", "uses Helix"} {
@@ -41,7 +27,7 @@ func rollupApp(t *testing.T, config string) (*app, *bytes.Buffer) {
 	if _, err := a.mem.ImportMemories(context.Background(), ms); err != nil {
 		t.Fatal(err)
 	}
-	return a, &stderr
+	return a, stderr
 }
 
 func TestApp_OpportunisticRollup(t *testing.T) {
