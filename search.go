@@ -52,7 +52,8 @@ type Searcher interface {
 	Search(ctx context.Context, q SearchQuery) ([]*SearchHit, error)
 }
 
-// Embedder turns texts into vectors of a fixed dimension.
+// Embedder turns texts into vectors of a fixed dimension. It must be safe
+// for concurrent use: searches embed queries while writes embed memories.
 type Embedder interface {
 	Model() string // name stored next to every vector
 	Dim() int

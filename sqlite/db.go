@@ -65,6 +65,25 @@ func dsn(path string, pragmas []string, txlock string) string {
 	return "file:" + filepath.ToSlash(path) + "?" + q.Encode()
 }
 
+// pageSize is the page size of new stores. 16 KiB pages carry a memory
+// with its vector, version and index entries in a few pages, so a batch
+// writes (and checkpoints) a quarter of the pages of the 4 KiB default;
+// each page is a system call of its own.
+const pageSize = 16384
+
+// setJournal sets the page size and auto_vacuum of a new file, then WAL
+// mode. Each of the last two fixes the page size, and the driver runs DSN
+// pragmas in alphabetical order, so they are run here, in this order. On
+// an existing file the first two are no-ops and WAL mode is already set.
+func (db *DB) setJournal() error {
+	for _, p := range []string{fmt.Sprintf("PRAGMA page_size = %d", pageSize), "PRAGMA auto_vacuum = INCREMENTAL", "PRAGMA journal_mode = WAL"} {
+		if _, err := db.write.Exec(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Open creates the file (0600) if needed, configures it and applies
 // migrations.
 func (db *DB) Open() (err error) {
@@ -93,15 +112,12 @@ func (db *DB) Open() (err error) {
 		// written page by page, they were a fifth of ingest time.
 		"temp_store(MEMORY)",
 	}
-	// auto_vacuum only takes effect before the first table exists, so it is
-	// set on every writer connection; it is a no-op on an existing file.
-	writerPragmas := append([]string{"auto_vacuum(INCREMENTAL)", "journal_mode(WAL)"}, common...)
-	if db.write, err = sql.Open("sqlite", dsn(db.Path, writerPragmas, "immediate")); err != nil {
+	if db.write, err = sql.Open("sqlite", dsn(db.Path, common, "immediate")); err != nil {
 		return fmt.Errorf("sqlite: open writer: %w", err)
 	}
 	db.write.SetMaxOpenConns(1)
 	db.write.SetConnMaxIdleTime(0)
-	if err := db.write.Ping(); err != nil {
+	if err := db.setJournal(); err != nil {
 		db.write.Close()
 		return fmt.Errorf("sqlite: open %s: %w", db.Path, err)
 	}
@@ -159,6 +175,7 @@ type Tx struct {
 	now time.Time
 
 	queued []string             // memories enqueued for embedding by this transaction
+	vec    txVectors            // the inline embedder, see vector_inline.go
 	stmts  map[string]*sql.Stmt // see prepare
 }
 

@@ -190,8 +190,11 @@ func insertMemory(ctx context.Context, tx *Tx, m *recall.Memory, op string) erro
 		if generated {
 			m.ID = recall.NewID()
 		}
-		_, err := tx.exec(ctx, insertMemorySQL, append([]any{m.ID}, memoryArgs(m)...)...)
+		res, err := tx.exec(ctx, insertMemorySQL, append([]any{m.ID}, memoryArgs(m)...)...)
 		if err == nil {
+			if err := indexMemory(ctx, tx, res, m); err != nil {
+				return err
+			}
 			break
 		}
 		if !isConstraint(err) {
@@ -204,7 +207,25 @@ func insertMemory(ctx context.Context, tx *Tx, m *recall.Memory, op string) erro
 			return recall.Errorf(recall.ECONFLICT, "Memory id %s is already taken.", m.ID)
 		}
 	}
-	return saveVersion(ctx, tx, m, op)
+	if err := saveVersion(ctx, tx, m, op); err != nil {
+		return err
+	}
+	return embedOrQueue(ctx, tx, m, true)
+}
+
+// indexMemory adds the memory just inserted (res) to the full-text index,
+// in the same transaction. It is a statement of its own rather than a
+// trigger so that a batch of inserts flushes the index once (see migration
+// 0008).
+func indexMemory(ctx context.Context, tx *Tx, res sql.Result, m *recall.Memory) error {
+	seq, err := res.LastInsertId()
+	if err == nil {
+		_, err = tx.exec(ctx, indexMemorySQL, seq, m.Title, m.Content, jsonText(m.Tags))
+	}
+	if err != nil {
+		return fmt.Errorf("index memory: %w", err)
+	}
+	return nil
 }
 
 func keyTaken(ctx context.Context, tx *Tx, m *recall.Memory) bool {
@@ -231,7 +252,10 @@ func writeMemory(ctx context.Context, tx *Tx, m *recall.Memory, op string) error
 	if n, _ := res.RowsAffected(); n == 0 {
 		return recall.Errorf(recall.ENOTFOUND, "Memory %s not found: run `recall list` to see ids.", m.ID)
 	}
-	return saveVersion(ctx, tx, m, op)
+	if err := saveVersion(ctx, tx, m, op); err != nil {
+		return err
+	}
+	return embedOrQueue(ctx, tx, m, false)
 }
 
 type querier interface {

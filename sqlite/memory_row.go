@@ -89,6 +89,11 @@ const insertMemorySQL = `INSERT INTO memories (id, key, collection, type, title,
 	created_at, updated_at, reviewed_at, occurred_at, snoozed_until, version)
 	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
+// indexMemorySQL indexes a new memory; it must be given the values
+// insertMemorySQL stored, as the external-content index reads them back
+// from the table when it deletes the row.
+const indexMemorySQL = `INSERT INTO memories_fts(rowid, title, content, tags) VALUES (?, ?, ?, ?)`
+
 const updateMemorySQL = `UPDATE memories SET key = ?, collection = ?, type = ?, title = ?, content = ?,
 	tags = ?, category = ?, context = ?, related = ?, project = ?, priority = ?, created_by = ?,
 	confidence = ?, tier = ?, pinned = ?, status = ?, anchors = ?, metadata = ?, created_at = ?,
@@ -96,7 +101,7 @@ const updateMemorySQL = `UPDATE memories SET key = ?, collection = ?, type = ?, 
 	WHERE id = ?`
 
 // hotStatements are prepared once when the store opens (see DB.hot).
-var hotStatements = []string{insertMemorySQL, updateMemorySQL, insertVersionSQL,
+var hotStatements = []string{insertMemorySQL, indexMemorySQL, updateMemorySQL, insertVersionSQL,
 	`SELECT ` + memoryColumns + ` FROM memories m WHERE m.id = ?`,
 	`SELECT ` + memoryColumns + ` FROM memories m WHERE m.collection = ? AND m.key = ?`}
 

@@ -15,6 +15,16 @@ import (
 	"github.com/recall-mem/recall"
 )
 
+// embedOrQueue gives m's current version its vectors in tx when the
+// embedder is inline (see vector_inline.go), else queues it. fresh says m
+// was inserted by tx.
+func embedOrQueue(ctx context.Context, tx *Tx, m *recall.Memory, fresh bool) error {
+	if done, err := embedInTx(ctx, tx, m, fresh); done || err != nil {
+		return err
+	}
+	return enqueueEmbedding(ctx, tx, m)
+}
+
 // enqueueEmbedding records, inside the write's transaction, that m's
 // current version needs vectors. A crash after the commit loses nothing:
 // the queue row is there for the next drain.

@@ -21,9 +21,6 @@ func saveVersion(ctx context.Context, tx *Tx, m *recall.Memory, op string) error
 	if err != nil {
 		return fmt.Errorf("save version: %w", err)
 	}
-	if op != "delete" {
-		return enqueueEmbedding(ctx, tx, m)
-	}
 	return nil
 }
 
@@ -136,7 +133,11 @@ func (s *MemoryService) ImportMemories(ctx context.Context, ms []*recall.Memory)
 		clean[i] = &c
 	}
 	res := &recall.ImportResult{}
+	actx, stop := context.WithCancel(ctx)
+	defer stop()
+	ahead := s.db.embedAhead(actx, clean)
 	err := s.db.update(ctx, func(tx *Tx) error {
+		tx.vec.ahead = ahead
 		for i, m := range clean {
 			var prev *recall.Memory
 			if m.ID != "" {

@@ -1,0 +1,197 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/recall-mem/recall"
+)
+
+// Inline embedding. With a local embedder (VectorService.Inline), a write
+// stores the vectors of the memories it changes in its own transaction
+// rather than queueing them for a second one: a memory is searchable by
+// vector the moment it commits, and a batch is written once. The queue
+// stays the fallback: when the embedder fails, or the store holds vectors
+// of another model, the memory is queued exactly as for a remote embedder,
+// so a write is never lost or refused for its vectors.
+
+// embedded is one passage of a memory and its vector.
+type embedded struct {
+	chunk recall.Chunk
+	vec   []float32
+}
+
+// txVectors is what a write transaction knows of the inline embedder.
+type txVectors struct {
+	checked bool
+	e       recall.Embedder // nil: queue instead
+	ahead   *aheadVectors
+}
+
+// aheadVectors are the passages of a batch's memories, embedded by a
+// goroutine while the write transaction stores the memories: the embedder
+// runs on one core and the single writer on another.
+type aheadVectors struct {
+	slot map[*recall.Memory]int
+	out  [][]embedded
+	hash []string
+	done []chan struct{}
+}
+
+// embedAhead starts embedding ms for their write transaction, in order, so
+// that the writer rarely waits; cancel ctx to stop it. It returns nil when
+// embedding is not inline.
+func (db *DB) embedAhead(ctx context.Context, ms []*recall.Memory) *aheadVectors {
+	s := db.vectors
+	if s == nil || !s.Inline || len(ms) < 2 {
+		return nil
+	}
+	e, err := s.embedder(ctx)
+	if err != nil {
+		return nil
+	}
+	a := &aheadVectors{slot: make(map[*recall.Memory]int, len(ms)), out: make([][]embedded, len(ms)),
+		hash: make([]string, len(ms)), done: make([]chan struct{}, len(ms))}
+	for i, m := range ms {
+		a.slot[m] = i
+		a.done[i] = make(chan struct{})
+	}
+	go func() {
+		for i, m := range ms {
+			if ctx.Err() == nil {
+				a.hash[i] = textHash(m.Title, m.Content)
+				a.out[i], _ = s.embedText(ctx, e, m.Title, m.Content)
+			}
+			close(a.done[i])
+		}
+	}()
+	return a
+}
+
+// get waits for m's passages; ok is false when m was not embedded ahead,
+// failed, or has changed since.
+func (a *aheadVectors) get(ctx context.Context, m *recall.Memory, hash string) ([]embedded, bool) {
+	if a == nil {
+		return nil, false
+	}
+	i, ok := a.slot[m]
+	if !ok {
+		return nil, false
+	}
+	select {
+	case <-a.done[i]:
+	case <-ctx.Done():
+		return nil, false
+	}
+	return a.out[i], a.out[i] != nil && a.hash[i] == hash
+}
+
+// embedText splits a memory into passages and embeds them.
+func (s *VectorService) embedText(ctx context.Context, e recall.Embedder, title, content string) ([]embedded, error) {
+	chunks := s.passages(queuedItem{title: title, content: content})
+	texts := make([]string, len(chunks))
+	for i, c := range chunks {
+		texts[i] = passageText(title, c, content)
+	}
+	out := make([]embedded, 0, len(chunks))
+	for b := 0; b < len(texts); b += s.batchSize() {
+		batch := texts[b:min(b+s.batchSize(), len(texts))]
+		vs, err := e.Embed(ctx, batch)
+		if err == nil && len(vs) != len(batch) {
+			err = fmt.Errorf("embedder returned %d vectors for %d texts", len(vs), len(batch))
+		}
+		if err != nil {
+			return nil, err
+		}
+		for i, v := range vs {
+			if len(v) != e.Dim() {
+				return nil, fmt.Errorf("embedder returned %d dimensions, not %d", len(v), e.Dim())
+			}
+			out = append(out, embedded{chunk: chunks[b+i], vec: v})
+		}
+	}
+	return out, nil
+}
+
+// inlineEmbedder returns the embedder a write may use inline, or nil when
+// its memories must be queued. It is looked up once per transaction.
+func (tx *Tx) inlineEmbedder(ctx context.Context) (recall.Embedder, error) {
+	if tx.vec.checked {
+		return tx.vec.e, nil
+	}
+	tx.vec.checked = true
+	s := tx.db.vectors
+	if s == nil || !s.Inline {
+		return nil, nil
+	}
+	e, err := s.embedder(ctx)
+	if err != nil {
+		return nil, nil
+	}
+	if err := s.checkModel(ctx, tx, e); err != nil {
+		if recall.ErrorCode(err) == recall.EUNAVAILABLE {
+			return nil, nil // vectors of another model: `recall reindex` rebuilds all
+		}
+		return nil, err
+	}
+	if err := setStoredModelOnce(ctx, tx, e); err != nil {
+		return nil, err
+	}
+	tx.vec.e = e
+	return e, nil
+}
+
+// Statements embedInTx runs.
+const (
+	sqlVectorHash = `SELECT hash FROM memory_vectors WHERE memory_id = ? AND chunk = 0`
+	sqlUnqueue    = `DELETE FROM embed_queue WHERE memory_id = ?`
+)
+
+// embedInTx stores the vectors of m's current version in tx. It reports
+// false when m must be queued instead. fresh says that m was inserted by
+// this transaction, so it has no vectors and no queue entry to replace
+// (the statements that would remove them fire triggers, and a statement
+// with a trigger makes FTS5 flush its pending terms: see migration 0008).
+func embedInTx(ctx context.Context, tx *Tx, m *recall.Memory, fresh bool) (bool, error) {
+	e, err := tx.inlineEmbedder(ctx)
+	if e == nil || err != nil {
+		return false, err
+	}
+	hash := textHash(m.Title, m.Content)
+	if !fresh {
+		var old string
+		err := tx.QueryRowContext(ctx, sqlVectorHash, m.ID).Scan(&old)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return false, fmt.Errorf("embed: %w", err)
+		}
+		if _, err := tx.exec(ctx, sqlUnqueue, m.ID); err != nil {
+			return false, fmt.Errorf("embed: %w", err)
+		}
+		if old == hash { // same text: the vectors stay, now for this version
+			_, err := tx.exec(ctx, sqlKeepVectors, m.Version, m.ID)
+			return err == nil, err
+		}
+	}
+	ps, ok := tx.vec.ahead.get(ctx, m, hash)
+	if !ok {
+		if ps, err = tx.db.vectors.embedText(ctx, e, m.Title, m.Content); err != nil {
+			tx.db.vectors.report(fmt.Errorf("embed %s: %w (queued)", m.ID, err))
+			return false, nil
+		}
+	}
+	if !fresh {
+		if _, err := tx.exec(ctx, sqlDropVectors, m.ID); err != nil {
+			return false, fmt.Errorf("embed: %w", err)
+		}
+	}
+	buf := make([]byte, 0, e.Dim()*4)
+	for _, p := range ps {
+		buf = encodeVector(buf[:0], p.vec)
+		if _, err := tx.exec(ctx, sqlInsertVector, m.ID, p.chunk.Index, m.Version, hash, e.Model(), e.Dim(), p.chunk.Start, p.chunk.End, buf); err != nil {
+			return false, fmt.Errorf("embed: %w", err)
+		}
+	}
+	return true, nil
+}
