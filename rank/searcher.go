@@ -158,11 +158,20 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 	if o.StripTime {
 		text = intent.Text
 	}
+	// The vector search runs beside the full-text one: on two cores the
+	// query costs the slower of the two, not their sum.
+	var vec <-chan vectorResult
+	if mode != recall.ModeBM25 {
+		vec = s.nearest(ctx, contentWords(text), max(o.Candidates, limit))
+	}
 	cands := map[string]*candidate{}
 	var textIDs, vecIDs []string
 	if mode != recall.ModeVector {
 		var err error
 		if textIDs, err = s.textCandidates(ctx, text, q.Filter, intent, max(o.Candidates, limit), cands); err != nil {
+			if vec != nil {
+				<-vec // let the vector search finish before returning
+			}
 			return nil, err
 		}
 	}
@@ -175,8 +184,13 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 	if len(intent.Found) > 0 {
 		notes = append(notes, "time: "+describe(intent))
 	}
-	if mode != recall.ModeBM25 {
-		ids, err := s.vectorCandidates(ctx, contentWords(text), q.Filter, max(o.Candidates, limit), cands)
+	if vec != nil {
+		r := <-vec
+		var ids []string
+		err := r.err
+		if err == nil {
+			ids, err = s.vectorCandidates(ctx, r.hits, q.Filter, cands)
+		}
 		switch {
 		case err == nil:
 			vecIDs = ids
@@ -234,16 +248,30 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 	return out, nil
 }
 
+// vectorResult is the answer of a vector search started by nearest.
+type vectorResult struct {
+	hits []recall.VectorHit
+	err  error
+}
+
+// nearest starts the vector search for text; its one result arrives on
+// the channel.
+func (s *Searcher) nearest(ctx context.Context, text string, k int) <-chan vectorResult {
+	out := make(chan vectorResult, 1)
+	if s.Vectors == nil {
+		out <- vectorResult{err: recall.Errorf(recall.EUNAVAILABLE, "No embedder is configured: set [retrieval] embedder in config.toml, then run `recall reindex`.")}
+		return out
+	}
+	go func() {
+		hits, err := s.Vectors.SearchVectors(ctx, text, k)
+		out <- vectorResult{hits, err}
+	}()
+	return out
+}
+
 // vectorCandidates adds the memories of the nearest passages to cands and
 // returns their ids, best first. Memories the filter excludes are dropped.
-func (s *Searcher) vectorCandidates(ctx context.Context, text string, f recall.MemoryFilter, k int, cands map[string]*candidate) ([]string, error) {
-	if s.Vectors == nil {
-		return nil, recall.Errorf(recall.EUNAVAILABLE, "No embedder is configured: set [retrieval] embedder in config.toml, then run `recall reindex`.")
-	}
-	hits, err := s.Vectors.SearchVectors(ctx, text, k)
-	if err != nil {
-		return nil, err
-	}
+func (s *Searcher) vectorCandidates(ctx context.Context, hits []recall.VectorHit, f recall.MemoryFilter, cands map[string]*candidate) ([]string, error) {
 	// A memory's best passage speaks for it.
 	var ids []string
 	best := map[string]recall.VectorHit{}

@@ -13,6 +13,8 @@ import (
 // MemoryService stores memories in SQLite.
 type MemoryService struct {
 	db *DB
+
+	maxScored int // rows a search may score; 0 means maxScored (tests lower it)
 }
 
 var _ recall.MemoryService = (*MemoryService)(nil)

@@ -181,8 +181,17 @@ func (s *VectorService) SearchVectors(ctx context.Context, text string, k int) (
 	if len(vs) != 1 || len(vs[0]) != e.Dim() {
 		return nil, recall.Errorf(recall.EUNAVAILABLE, "The embedder returned a vector of the wrong size for the query: check [retrieval] model, then run `recall reindex`.")
 	}
-	cands := idx.candidates(vs[0], max(6*k, 64))
-	return s.rerank(ctx, vs[0], cands, k)
+	// The int8 scan is within about 1% of the exact score, so only near-ties
+	// at the edge of the top k can swap: a quarter more (at least 64) is
+	// enough to rescore, and each rescored row is a read from SQLite. When
+	// passages of the same memories fill the rows, more are scanned.
+	for keep := max(k+k/4+16, 64); ; keep *= 4 {
+		cands := idx.candidates(vs[0], keep)
+		hits, err := s.rerank(ctx, vs[0], cands, k)
+		if err != nil || len(hits) >= k || len(cands) < keep {
+			return hits, err
+		}
+	}
 }
 
 // rerank scores the candidates of the quantised scan exactly, from the
