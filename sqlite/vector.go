@@ -223,10 +223,9 @@ func (s *VectorService) rerank(ctx context.Context, query []float32, cands []can
 		if err := rows.Scan(&e.seq, &e.hit.MemoryID, &e.hit.Chunk, &e.hit.Start, &e.hit.End, &blob); err != nil {
 			return nil, fmt.Errorf("vector rerank: %w", err)
 		}
-		if len(blob) != len(v)*4 {
+		if !decodeVector(v, blob) {
 			continue
 		}
-		decodeVector(v, blob)
 		e.hit.Score = float64(dot(query, v))
 		all = append(all, e)
 	}

@@ -143,10 +143,9 @@ func (x *vectorIndex) load(ctx context.Context, q *sql.Tx) error {
 		if err := rows.Scan(&seq, &id, &blob); err != nil {
 			return err
 		}
-		if len(blob) != x.dim*4 {
-			return fmt.Errorf("vector %d has %d bytes, want %d", seq, len(blob), x.dim*4)
+		if !decodeVector(v, blob) {
+			return fmt.Errorf("vector %d has %d bytes, want %d or %d", seq, len(blob), x.dim*2, x.dim*4)
 		}
-		decodeVector(v, blob)
 		x.add(seq, id, v)
 	}
 	return rows.Err()

@@ -17,10 +17,10 @@ import (
 // of another model, the memory is queued exactly as for a remote embedder,
 // so a write is never lost or refused for its vectors.
 
-// embedded is one passage of a memory and its vector.
+// embedded is one passage of a memory and its vector, encoded as stored.
 type embedded struct {
 	chunk recall.Chunk
-	vec   []float32
+	vec   []byte
 }
 
 // txVectors is what a write transaction knows of the inline embedder.
@@ -70,6 +70,21 @@ func (db *DB) embedAhead(ctx context.Context, ms []*recall.Memory) *aheadVectors
 	return a
 }
 
+// hashOf returns textHash of m's title and content, from the embedding
+// goroutine when m is in its batch (ImportMemories does not change the
+// text of the memories it hands over).
+func (a *aheadVectors) hashOf(m *recall.Memory) string {
+	if a != nil {
+		if i, ok := a.slot[m]; ok {
+			<-a.done[i]
+			if a.hash[i] != "" {
+				return a.hash[i]
+			}
+		}
+	}
+	return textHash(m.Title, m.Content)
+}
+
 // get waits for m's passages; ok is false when m was not embedded ahead,
 // failed, or has changed since.
 func (a *aheadVectors) get(ctx context.Context, m *recall.Memory, hash string) ([]embedded, bool) {
@@ -109,7 +124,7 @@ func (s *VectorService) embedText(ctx context.Context, e recall.Embedder, title,
 			if len(v) != e.Dim() {
 				return nil, fmt.Errorf("embedder returned %d dimensions, not %d", len(v), e.Dim())
 			}
-			out = append(out, embedded{chunk: chunks[b+i], vec: v})
+			out = append(out, embedded{chunk: chunks[b+i], vec: encodeVector(nil, v)})
 		}
 	}
 	return out, nil
@@ -159,7 +174,7 @@ func embedInTx(ctx context.Context, tx *Tx, m *recall.Memory, fresh bool) (bool,
 	if e == nil || err != nil {
 		return false, err
 	}
-	hash := textHash(m.Title, m.Content)
+	hash := tx.vec.ahead.hashOf(m)
 	if !fresh {
 		var old string
 		err := tx.QueryRowContext(ctx, sqlVectorHash, m.ID).Scan(&old)
@@ -186,10 +201,8 @@ func embedInTx(ctx context.Context, tx *Tx, m *recall.Memory, fresh bool) (bool,
 			return false, fmt.Errorf("embed: %w", err)
 		}
 	}
-	buf := make([]byte, 0, e.Dim()*4)
 	for _, p := range ps {
-		buf = encodeVector(buf[:0], p.vec)
-		if _, err := tx.exec(ctx, sqlInsertVector, m.ID, p.chunk.Index, m.Version, hash, e.Model(), e.Dim(), p.chunk.Start, p.chunk.End, buf); err != nil {
+		if _, err := tx.exec(ctx, sqlInsertVector, m.ID, p.chunk.Index, m.Version, hash, e.Model(), e.Dim(), p.chunk.Start, p.chunk.End, p.vec); err != nil {
 			return false, fmt.Errorf("embed: %w", err)
 		}
 	}

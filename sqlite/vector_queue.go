@@ -4,11 +4,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 	"time"
 
@@ -217,7 +215,7 @@ func writeVectors(ctx context.Context, tx *Tx, e recall.Embedder, items []queued
 	for i, p := range ps {
 		byItem[p.item] = append(byItem[p.item], i)
 	}
-	buf := make([]byte, 0, e.Dim()*4)
+	buf := make([]byte, 0, e.Dim()*2)
 	for i, it := range items {
 		// The memory may have changed since it was read: a newer version
 		// is queued again, so this one is dropped.
@@ -283,19 +281,4 @@ func (s *VectorService) markFailed(items []queuedItem, cause error) {
 		return nil
 	})
 	s.report(err)
-}
-
-// encodeVector appends v as little-endian float32.
-func encodeVector(dst []byte, v []float32) []byte {
-	for _, x := range v {
-		dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(x))
-	}
-	return dst
-}
-
-// decodeVector reads little-endian float32 from b into dst.
-func decodeVector(dst []float32, b []byte) {
-	for i := range dst {
-		dst[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[i*4:]))
-	}
 }
