@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime"
+	"sync"
 
 	"github.com/recall-mem/recall"
 )
@@ -124,19 +126,15 @@ func isDeletion(ctx context.Context, s *MemoryService, id string, n int) bool {
 
 // ImportMemories writes every memory, ids preserved, in one transaction.
 func (s *MemoryService) ImportMemories(ctx context.Context, ms []*recall.Memory) (*recall.ImportResult, error) {
-	clean := make([]*recall.Memory, len(ms))
-	for i, m := range ms {
-		c := *m
-		if err := s.db.clean(&c); err != nil {
-			return nil, recall.Errorf(recall.ErrorCode(err), "Memory %d (%s): %s Nothing was imported.", i+1, c.ID, recall.ErrorMessage(err))
-		}
-		clean[i] = &c
+	clean, err := s.db.cleanAll(ms)
+	if err != nil {
+		return nil, err
 	}
 	res := &recall.ImportResult{}
 	actx, stop := context.WithCancel(ctx)
 	defer stop()
 	ahead := s.db.embedAhead(actx, clean)
-	err := s.db.update(ctx, func(tx *Tx) error {
+	err = s.db.update(ctx, func(tx *Tx) error {
 		tx.vec.ahead = ahead
 		for i, m := range clean {
 			var prev *recall.Memory
@@ -171,6 +169,37 @@ func (s *MemoryService) ImportMemories(ctx context.Context, ms []*recall.Memory)
 		return nil, err
 	}
 	return res, nil
+}
+
+// cleanAll validates and redacts copies of ms, on every core for a large
+// batch (redaction is a dozen regular expressions over each text), and
+// names the first memory that fails.
+func (db *DB) cleanAll(ms []*recall.Memory) ([]*recall.Memory, error) {
+	clean := make([]*recall.Memory, len(ms))
+	errs := make([]error, len(ms))
+	workers := 1
+	if len(ms) >= 256 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < len(ms); i += workers {
+				c := *ms[i]
+				errs[i] = db.clean(&c)
+				clean[i] = &c
+			}
+		}(w)
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return nil, recall.Errorf(recall.ErrorCode(err), "Memory %d (%s): %s Nothing was imported.", i+1, clean[i].ID, recall.ErrorMessage(err))
+		}
+	}
+	return clean, nil
 }
 
 func fillDefaults(m *recall.Memory, tx *Tx) {
