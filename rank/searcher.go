@@ -162,7 +162,7 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 	// query costs the slower of the two, not their sum.
 	var vec <-chan vectorResult
 	if mode != recall.ModeBM25 {
-		vec = s.nearest(ctx, contentWords(text), max(o.Candidates, limit))
+		vec = s.nearest(ctx, contentWords(text), q.Filter, max(o.Candidates, limit))
 	}
 	cands := map[string]*candidate{}
 	var textIDs, vecIDs []string
@@ -177,6 +177,9 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 	}
 	if o.Feedback > 0 && len(textIDs) > 0 {
 		if err := s.feedback(ctx, o, text, q.Filter, textIDs, cands); err != nil {
+			if vec != nil {
+				<-vec // let the vector search finish before returning
+			}
 			return nil, err
 		}
 	}
@@ -186,14 +189,9 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 	}
 	if vec != nil {
 		r := <-vec
-		var ids []string
-		err := r.err
-		if err == nil {
-			ids, err = s.vectorCandidates(ctx, r.hits, q.Filter, cands)
-		}
-		switch {
+		switch err := r.err; {
 		case err == nil:
-			vecIDs = ids
+			vecIDs = vectorCandidates(r, cands)
 		case recall.ErrorCode(err) == recall.EUNAVAILABLE && mode == recall.ModeHybrid:
 			notes = append(notes, "vector search unavailable ("+recall.ErrorMessage(err)+"); ranked by full text only")
 		default:
@@ -248,59 +246,66 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 	return out, nil
 }
 
-// vectorResult is the answer of a vector search started by nearest.
+// vectorResult is the answer of a vector search started by nearest: the
+// memories of the nearest passages, best first (one per memory, its best
+// passage), loaded and filtered.
 type vectorResult struct {
-	hits []recall.VectorHit
-	err  error
+	ids    []string
+	best   map[string]recall.VectorHit
+	loaded map[string]*recall.Memory
+	err    error
 }
 
-// nearest starts the vector search for text; its one result arrives on
-// the channel.
-func (s *Searcher) nearest(ctx context.Context, text string, k int) <-chan vectorResult {
+// nearest starts the vector search for text, and loads the memories it
+// finds that pass f, beside the full-text search; its one result arrives
+// on the channel.
+func (s *Searcher) nearest(ctx context.Context, text string, f recall.MemoryFilter, k int) <-chan vectorResult {
 	out := make(chan vectorResult, 1)
 	if s.Vectors == nil {
 		out <- vectorResult{err: recall.Errorf(recall.EUNAVAILABLE, "No embedder is configured: set [retrieval] embedder in config.toml, then run `recall reindex`.")}
 		return out
 	}
 	go func() {
-		hits, err := s.Vectors.SearchVectors(ctx, text, k)
-		out <- vectorResult{hits, err}
+		r, err := s.loadNearest(ctx, text, f, k)
+		r.err = err
+		out <- r
 	}()
 	return out
 }
 
-// vectorCandidates adds the memories of the nearest passages to cands and
-// returns their ids, best first. Memories the filter excludes are dropped.
-func (s *Searcher) vectorCandidates(ctx context.Context, hits []recall.VectorHit, f recall.MemoryFilter, cands map[string]*candidate) ([]string, error) {
-	// A memory's best passage speaks for it.
-	var ids []string
-	best := map[string]recall.VectorHit{}
+func (s *Searcher) loadNearest(ctx context.Context, text string, f recall.MemoryFilter, k int) (vectorResult, error) {
+	hits, err := s.Vectors.SearchVectors(ctx, text, k)
+	if err != nil {
+		return vectorResult{}, err
+	}
+	r := vectorResult{best: map[string]recall.VectorHit{}, loaded: map[string]*recall.Memory{}}
 	for _, h := range hits {
 		if h.Score <= 0 {
 			continue // orthogonal or opposed: shares nothing with the query
 		}
-		if _, ok := best[h.MemoryID]; !ok {
-			ids = append(ids, h.MemoryID)
-			best[h.MemoryID] = h
+		if _, ok := r.best[h.MemoryID]; !ok {
+			r.ids = append(r.ids, h.MemoryID)
+			r.best[h.MemoryID] = h
 		}
 	}
-	var missing []string
-	for _, id := range ids {
-		if cands[id] == nil {
-			missing = append(missing, id)
-		}
+	if len(r.ids) == 0 {
+		return r, nil
 	}
-	loaded := map[string]*recall.Memory{}
-	if len(missing) > 0 {
-		f.IDs, f.Offset, f.Limit = missing, 0, len(missing)
-		ms, _, err := s.Memories.FindMemories(ctx, f)
-		if err != nil {
-			return nil, fmt.Errorf("load vector candidates: %w", err)
-		}
-		for _, m := range ms {
-			loaded[m.ID] = m
-		}
+	f.IDs, f.Offset, f.Limit = r.ids, 0, len(r.ids)
+	ms, _, err := s.Memories.FindMemories(ctx, f)
+	if err != nil {
+		return vectorResult{}, fmt.Errorf("load vector candidates: %w", err)
 	}
+	for _, m := range ms {
+		r.loaded[m.ID] = m
+	}
+	return r, nil
+}
+
+// vectorCandidates adds the memories of a vector search to cands and
+// returns their ids, best first. Memories the filter excludes are dropped.
+func vectorCandidates(r vectorResult, cands map[string]*candidate) []string {
+	ids, best, loaded := r.ids, r.best, r.loaded
 	var out []string
 	for _, id := range ids {
 		c := cands[id]
@@ -315,7 +320,7 @@ func (s *Searcher) vectorCandidates(ctx context.Context, hits []recall.VectorHit
 		out = append(out, id)
 		c.vector, c.vectorRank = best[id].Score, len(out)
 	}
-	return out, nil
+	return out
 }
 
 // fuse combines the text and vector lists into one score per candidate.

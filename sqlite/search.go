@@ -36,7 +36,10 @@ func (s *MemoryService) Search(ctx context.Context, q recall.SearchQuery) ([]*re
 	if limit <= 0 {
 		limit = 10
 	}
-	for window := 2 * limit; ; window *= 4 {
+	// Each row of the window is loaded whole, so it is only a little wider
+	// than the limit: most memories pass the usual filters, and when too
+	// many do not, the window grows.
+	for window := limit + limit/4 + 8; ; window *= 4 {
 		hits, matched, err := s.searchWindow(ctx, match, where, args, window, limit, q.Explain)
 		if err != nil || len(hits) >= limit || matched < window {
 			return hits, err
