@@ -188,13 +188,14 @@ func insertMemory(ctx context.Context, tx *Tx, m *recall.Memory, op string) erro
 		return err
 	}
 	generated := m.ID == ""
+	var seq int64
 	for attempt := 0; ; attempt++ {
 		if generated {
 			m.ID = recall.NewID()
 		}
 		res, err := tx.exec(ctx, insertMemorySQL, append([]any{m.ID}, memoryArgs(m)...)...)
 		if err == nil {
-			if err := indexMemory(ctx, tx, res, m); err != nil {
+			if seq, err = indexMemory(ctx, tx, res, m); err != nil {
 				return err
 			}
 			break
@@ -212,22 +213,22 @@ func insertMemory(ctx context.Context, tx *Tx, m *recall.Memory, op string) erro
 	if err := saveVersion(ctx, tx, m, op); err != nil {
 		return err
 	}
-	return embedOrQueue(ctx, tx, m, true)
+	return embedOrQueue(ctx, tx, m, seq, true)
 }
 
 // indexMemory adds the memory just inserted (res) to the full-text index,
 // in the same transaction. It is a statement of its own rather than a
 // trigger so that a batch of inserts flushes the index once (see migration
 // 0008).
-func indexMemory(ctx context.Context, tx *Tx, res sql.Result, m *recall.Memory) error {
+func indexMemory(ctx context.Context, tx *Tx, res sql.Result, m *recall.Memory) (int64, error) {
 	seq, err := res.LastInsertId()
 	if err == nil {
 		_, err = tx.exec(ctx, indexMemorySQL, seq, m.Title, m.Content, jsonText(m.Tags))
 	}
 	if err != nil {
-		return fmt.Errorf("index memory: %w", err)
+		return 0, fmt.Errorf("index memory: %w", err)
 	}
-	return nil
+	return seq, nil
 }
 
 func keyTaken(ctx context.Context, tx *Tx, m *recall.Memory) bool {
@@ -257,7 +258,7 @@ func writeMemory(ctx context.Context, tx *Tx, m *recall.Memory, op string) error
 	if err := saveVersion(ctx, tx, m, op); err != nil {
 		return err
 	}
-	return embedOrQueue(ctx, tx, m, false)
+	return embedOrQueue(ctx, tx, m, 0, false)
 }
 
 type querier interface {

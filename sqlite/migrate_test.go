@@ -47,6 +47,11 @@ func TestMigrate_IndexAndVersions(t *testing.T) {
 				id, v, i*10+v, `{"id":"`+id+`"}`)
 		}
 	}
+	// A vector of the first memory, and a later one since deleted: the
+	// sequence must not go back to reuse its seq.
+	exec(`INSERT INTO memory_vectors (seq, memory_id, chunk, version, hash, model, dim, span_start, span_end, vec)
+		VALUES (5, 'tr00000000b2', 0, 2, 'h', 'm', 2, 0, 4, x'0000803f00000000'), (9, 'tr00000000a1', 0, 2, 'h', 'm', 2, 0, 4, x'0000803f00000000')`)
+	exec(`DELETE FROM memory_vectors WHERE seq = 9`)
 	old.Close()
 
 	db := NewDB(path)
@@ -65,6 +70,18 @@ func TestMigrate_IndexAndVersions(t *testing.T) {
 	hits, err := s.Search(ctx, recall.SearchQuery{Text: "lighthouse", Limit: 10})
 	if err != nil || len(hits) != 3 {
 		t.Fatalf("search after migration: %d hits, %v", len(hits), err)
+	}
+	var seq, memSeq, next int64
+	if err := db.read.QueryRowContext(ctx, `SELECT v.seq, v.memory_seq = m.seq, (SELECT seq FROM sqlite_sequence WHERE name = 'memory_vectors')
+		FROM memory_vectors v JOIN memories m ON m.id = v.memory_id`).Scan(&seq, &memSeq, &next); err != nil || seq != 5 || memSeq != 1 || next < 9 {
+		t.Fatalf("vectors after migration: seq %d, keyed %d, sequence %d, %v", seq, memSeq, next, err)
+	}
+	if err := s.DeleteMemory(ctx, "tr00000000b2"); err != nil {
+		t.Fatal(err)
+	}
+	var left, tombs int
+	if err := db.read.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM memory_vectors), (SELECT COUNT(*) FROM vector_tombstones WHERE vec_seq = 5)`).Scan(&left, &tombs); err != nil || left != 0 || tombs != 1 {
+		t.Fatalf("after delete: %d vectors, %d tombstones, %v", left, tombs, err)
 	}
 	if err := db.Check(ctx); err != nil {
 		t.Fatal(err)

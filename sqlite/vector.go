@@ -331,7 +331,7 @@ func (s *VectorService) Stats(ctx context.Context) (*VectorStats, error) {
 	err = s.db.read.QueryRowContext(ctx, `SELECT
 		(SELECT COUNT(*) FROM memories),
 		(SELECT COUNT(*) FROM memories m WHERE EXISTS (SELECT 1 FROM memory_vectors v
-			WHERE v.memory_id = m.id AND v.chunk = 0 AND v.model = ? AND v.version = m.version)),
+			WHERE v.memory_seq = m.seq AND v.chunk = 0 AND v.model = ? AND v.version = m.version)),
 		(SELECT COUNT(*) FROM memory_vectors),
 		(SELECT COUNT(*) FROM embed_queue),
 		(SELECT COUNT(*) FROM embed_queue WHERE last_error != ''),

@@ -160,7 +160,8 @@ func (tx *Tx) inlineEmbedder(ctx context.Context) (recall.Embedder, error) {
 
 // Statements embedInTx runs.
 const (
-	sqlVectorHash = `SELECT hash FROM memory_vectors WHERE memory_id = ? AND chunk = 0`
+	sqlVectorHash = `SELECT hash FROM memory_vectors WHERE memory_seq = ? AND chunk = 0`
+	sqlMemorySeq  = `SELECT seq FROM memories WHERE id = ?`
 	sqlUnqueue    = `DELETE FROM embed_queue WHERE memory_id = ?`
 )
 
@@ -169,15 +170,20 @@ const (
 // this transaction, so it has no vectors and no queue entry to replace
 // (the statements that would remove them fire triggers, and a statement
 // with a trigger makes FTS5 flush its pending terms: see migration 0008).
-func embedInTx(ctx context.Context, tx *Tx, m *recall.Memory, fresh bool) (bool, error) {
+func embedInTx(ctx context.Context, tx *Tx, m *recall.Memory, seq int64, fresh bool) (bool, error) {
 	e, err := tx.inlineEmbedder(ctx)
 	if e == nil || err != nil {
 		return false, err
 	}
 	hash := tx.vec.ahead.hashOf(m)
+	if seq == 0 {
+		if err := tx.QueryRowContext(ctx, sqlMemorySeq, m.ID).Scan(&seq); err != nil {
+			return false, fmt.Errorf("embed: %w", err)
+		}
+	}
 	if !fresh {
 		var old string
-		err := tx.QueryRowContext(ctx, sqlVectorHash, m.ID).Scan(&old)
+		err := tx.QueryRowContext(ctx, sqlVectorHash, seq).Scan(&old)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return false, fmt.Errorf("embed: %w", err)
 		}
@@ -185,7 +191,7 @@ func embedInTx(ctx context.Context, tx *Tx, m *recall.Memory, fresh bool) (bool,
 			return false, fmt.Errorf("embed: %w", err)
 		}
 		if old == hash { // same text: the vectors stay, now for this version
-			_, err := tx.exec(ctx, sqlKeepVectors, m.Version, m.ID)
+			_, err := tx.exec(ctx, sqlKeepVectors, m.Version, seq)
 			return err == nil, err
 		}
 	}
@@ -197,12 +203,12 @@ func embedInTx(ctx context.Context, tx *Tx, m *recall.Memory, fresh bool) (bool,
 		}
 	}
 	if !fresh {
-		if _, err := tx.exec(ctx, sqlDropVectors, m.ID); err != nil {
+		if _, err := tx.exec(ctx, sqlDropVectors, seq); err != nil {
 			return false, fmt.Errorf("embed: %w", err)
 		}
 	}
 	for _, p := range ps {
-		if _, err := tx.exec(ctx, sqlInsertVector, m.ID, p.chunk.Index, m.Version, hash, e.Model(), e.Dim(), p.chunk.Start, p.chunk.End, p.vec); err != nil {
+		if _, err := tx.exec(ctx, sqlInsertVector, seq, m.ID, p.chunk.Index, m.Version, hash, e.Model(), e.Dim(), p.chunk.Start, p.chunk.End, p.vec); err != nil {
 			return false, fmt.Errorf("embed: %w", err)
 		}
 	}

@@ -14,10 +14,10 @@ import (
 )
 
 // embedOrQueue gives m's current version its vectors in tx when the
-// embedder is inline (see vector_inline.go), else queues it. fresh says m
-// was inserted by tx.
-func embedOrQueue(ctx context.Context, tx *Tx, m *recall.Memory, fresh bool) error {
-	if done, err := embedInTx(ctx, tx, m, fresh); done || err != nil {
+// embedder is inline (see vector_inline.go), else queues it. seq is m's
+// memories.seq; fresh says m was inserted by tx.
+func embedOrQueue(ctx context.Context, tx *Tx, m *recall.Memory, seq int64, fresh bool) error {
+	if done, err := embedInTx(ctx, tx, m, seq, fresh); done || err != nil {
 		return err
 	}
 	return enqueueEmbedding(ctx, tx, m)
@@ -84,7 +84,7 @@ type queuedItem struct {
 
 func (s *VectorService) loadQueued(ctx context.Context, cond string, args []any, e recall.Embedder) ([]queuedItem, error) {
 	rows, err := s.db.read.QueryContext(ctx, `SELECT q.memory_id, m.version, m.title, m.content,
-		COALESCE((SELECT v.hash FROM memory_vectors v WHERE v.memory_id = m.id AND v.chunk = 0 AND v.model = ? AND v.dim = ?), '')
+		COALESCE((SELECT v.hash FROM memory_vectors v WHERE v.memory_seq = m.seq AND v.chunk = 0 AND v.model = ? AND v.dim = ?), '')
 		FROM embed_queue q JOIN memories m ON m.id = q.memory_id WHERE `+cond,
 		append([]any{e.Model(), e.Dim()}, args...)...)
 	if err != nil {
@@ -194,11 +194,11 @@ func (s *VectorService) embedItems(ctx context.Context, e recall.Embedder, items
 
 // Statements writeVectors runs per memory.
 const (
-	sqlMemoryVersion = `SELECT version FROM memories WHERE id = ?`
-	sqlKeepVectors   = `UPDATE memory_vectors SET version = ? WHERE memory_id = ?`
-	sqlDropVectors   = `DELETE FROM memory_vectors WHERE memory_id = ?`
-	sqlInsertVector  = `INSERT INTO memory_vectors (memory_id, chunk, version, hash, model, dim, span_start, span_end, vec)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	sqlMemoryVersion = `SELECT seq, version FROM memories WHERE id = ?`
+	sqlKeepVectors   = `UPDATE memory_vectors SET version = ? WHERE memory_seq = ?`
+	sqlDropVectors   = `DELETE FROM memory_vectors WHERE memory_seq = ?`
+	sqlInsertVector  = `INSERT INTO memory_vectors (memory_seq, memory_id, chunk, version, hash, model, dim, span_start, span_end, vec)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	sqlDequeue = `DELETE FROM embed_queue WHERE memory_id = ? AND version = ?`
 )
 
@@ -219,22 +219,23 @@ func writeVectors(ctx context.Context, tx *Tx, e recall.Embedder, items []queued
 	for i, it := range items {
 		// The memory may have changed since it was read: a newer version
 		// is queued again, so this one is dropped.
+		var seq int64
 		var cur int
-		if err := st[sqlMemoryVersion].QueryRowContext(ctx, it.id).Scan(&cur); err != nil || cur != it.version {
+		if err := st[sqlMemoryVersion].QueryRowContext(ctx, it.id).Scan(&seq, &cur); err != nil || cur != it.version {
 			continue
 		}
 		if hashes[i] == it.oldHash {
-			if _, err := st[sqlKeepVectors].ExecContext(ctx, it.version, it.id); err != nil {
+			if _, err := st[sqlKeepVectors].ExecContext(ctx, it.version, seq); err != nil {
 				return fmt.Errorf("write vectors: %w", err)
 			}
 		} else {
-			if _, err := st[sqlDropVectors].ExecContext(ctx, it.id); err != nil {
+			if _, err := st[sqlDropVectors].ExecContext(ctx, seq); err != nil {
 				return fmt.Errorf("write vectors: %w", err)
 			}
 			for _, pi := range byItem[i] {
 				p := ps[pi]
 				buf = encodeVector(buf[:0], vecs[pi])
-				if _, err := st[sqlInsertVector].ExecContext(ctx, it.id, p.chunk.Index, it.version, hashes[i], e.Model(), e.Dim(), p.chunk.Start, p.chunk.End, buf); err != nil {
+				if _, err := st[sqlInsertVector].ExecContext(ctx, seq, it.id, p.chunk.Index, it.version, hashes[i], e.Model(), e.Dim(), p.chunk.Start, p.chunk.End, buf); err != nil {
 					return fmt.Errorf("write vectors: %w", err)
 				}
 			}

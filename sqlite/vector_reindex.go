@@ -96,7 +96,7 @@ func (s *VectorService) Reindex(ctx context.Context, opts ReindexOptions) (*Rein
 	}
 	res := &ReindexResult{Model: e.Model(), Dim: e.Dim()}
 	err = s.db.update(ctx, func(tx *Tx) error {
-		cond := `NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.memory_id = m.id AND v.chunk = 0
+		cond := `NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.memory_seq = m.seq AND v.chunk = 0
 			AND v.model = ? AND v.dim = ? AND v.version = m.version)`
 		args := []any{e.Model(), e.Dim()}
 		if opts.All {
