@@ -164,22 +164,25 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 	if mode != recall.ModeBM25 {
 		vec = s.nearest(ctx, contentWords(text), q.Filter, max(o.Candidates, limit))
 	}
+	// An early return waits for the vector search, so that nothing still
+	// reads the store after Search returns.
+	settle := func() {
+		if vec != nil {
+			<-vec
+		}
+	}
 	cands := map[string]*candidate{}
 	var textIDs, vecIDs []string
 	if mode != recall.ModeVector {
 		var err error
 		if textIDs, err = s.textCandidates(ctx, text, q.Filter, intent, max(o.Candidates, limit), cands); err != nil {
-			if vec != nil {
-				<-vec // let the vector search finish before returning
-			}
+			settle()
 			return nil, err
 		}
 	}
 	if o.Feedback > 0 && len(textIDs) > 0 {
 		if err := s.feedback(ctx, o, text, q.Filter, textIDs, cands); err != nil {
-			if vec != nil {
-				<-vec // let the vector search finish before returning
-			}
+			settle()
 			return nil, err
 		}
 	}

@@ -174,9 +174,8 @@ type Tx struct {
 	db  *DB
 	now time.Time
 
-	queued []string             // memories enqueued for embedding by this transaction
-	vec    txVectors            // the inline embedder, see vector_inline.go
-	stmts  map[string]*sql.Stmt // see prepare
+	vec   txVectors            // the inline embedder, see vector_inline.go
+	stmts map[string]*sql.Stmt // see prepare
 }
 
 // prepare returns a statement prepared once per transaction (or once per
@@ -271,9 +270,6 @@ func (db *DB) update(ctx context.Context, fn func(tx *Tx) error) error {
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)
-	}
-	if len(tx.queued) > 0 && db.vectors != nil {
-		db.vectors.afterCommit(ctx, tx.queued)
 	}
 	return nil
 }

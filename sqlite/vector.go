@@ -37,9 +37,10 @@ type VectorService struct {
 	Embedder recall.Embedder
 	// Chunker splits content into passages; nil means one passage per memory.
 	Chunker recall.Chunker
-	// Inline embeds the memories a write enqueued right after it commits.
-	// Set it for local embedders only: a remote one would slow writes, so
-	// its queue is drained by Run, DrainQueue and Reindex instead.
+	// Inline embeds the memories a write changes inside its transaction
+	// (see vector_inline.go); those it cannot embed are queued. Set it for
+	// local embedders only: a remote one would slow writes, so its queue is
+	// drained by Run, DrainQueue and Reindex instead.
 	Inline bool
 	// BatchSize is the number of passages per Embed call; 0 means
 	// DefaultEmbedBatch.
@@ -62,7 +63,7 @@ type VectorService struct {
 var _ recall.VectorSearcher = (*VectorService)(nil)
 
 // NewVectorService returns a VectorService over db and attaches it, so that
-// db's writes call it after they commit.
+// db's writes embed inline when Inline is set.
 func NewVectorService(db *DB, e recall.Embedder, c recall.Chunker) *VectorService {
 	s := &VectorService{db: db, Embedder: e, Chunker: c}
 	db.vectors = s

@@ -35,9 +35,15 @@ type txVectors struct {
 // runs on one core and the single writer on another.
 type aheadVectors struct {
 	slot map[*recall.Memory]int
-	out  [][]embedded
-	hash []string
+	out  []aheadResult
 	done []chan struct{}
+}
+
+// aheadResult is one memory's text hash and passages, or why it has none.
+type aheadResult struct {
+	hash string
+	ps   []embedded
+	err  error
 }
 
 // embedAhead starts embedding ms for their write transaction, in order, so
@@ -52,17 +58,16 @@ func (db *DB) embedAhead(ctx context.Context, ms []*recall.Memory) *aheadVectors
 	if err != nil {
 		return nil
 	}
-	a := &aheadVectors{slot: make(map[*recall.Memory]int, len(ms)), out: make([][]embedded, len(ms)),
-		hash: make([]string, len(ms)), done: make([]chan struct{}, len(ms))}
+	a := &aheadVectors{slot: make(map[*recall.Memory]int, len(ms)), out: make([]aheadResult, len(ms)), done: make([]chan struct{}, len(ms))}
 	for i, m := range ms {
 		a.slot[m] = i
 		a.done[i] = make(chan struct{})
 	}
 	go func() {
 		for i, m := range ms {
-			if ctx.Err() == nil {
-				a.hash[i] = textHash(m.Title, m.Content)
-				a.out[i], _ = s.embedText(ctx, e, m.Title, m.Content)
+			if a.out[i].err = ctx.Err(); a.out[i].err == nil {
+				a.out[i].hash = textHash(m.Title, m.Content)
+				a.out[i].ps, a.out[i].err = s.embedText(ctx, e, m.Title, m.Content)
 			}
 			close(a.done[i])
 		}
@@ -70,37 +75,19 @@ func (db *DB) embedAhead(ctx context.Context, ms []*recall.Memory) *aheadVectors
 	return a
 }
 
-// hashOf returns textHash of m's title and content, from the embedding
-// goroutine when m is in its batch (ImportMemories does not change the
-// text of the memories it hands over).
-func (a *aheadVectors) hashOf(m *recall.Memory) string {
-	if a != nil {
-		if i, ok := a.slot[m]; ok {
-			<-a.done[i]
-			if a.hash[i] != "" {
-				return a.hash[i]
-			}
-		}
-	}
-	return textHash(m.Title, m.Content)
-}
-
-// get waits for m's passages; ok is false when m was not embedded ahead,
-// failed, or has changed since.
-func (a *aheadVectors) get(ctx context.Context, m *recall.Memory, hash string) ([]embedded, bool) {
+// result waits for m's entry; found is false when m is not in the batch.
+// ImportMemories does not change the text of the memories it hands over,
+// so the entry is m's current text.
+func (a *aheadVectors) result(m *recall.Memory) (r aheadResult, found bool) {
 	if a == nil {
-		return nil, false
+		return aheadResult{}, false
 	}
 	i, ok := a.slot[m]
 	if !ok {
-		return nil, false
+		return aheadResult{}, false
 	}
-	select {
-	case <-a.done[i]:
-	case <-ctx.Done():
-		return nil, false
-	}
-	return a.out[i], a.out[i] != nil && a.hash[i] == hash
+	<-a.done[i] // the goroutine closes every channel, even once cancelled
+	return a.out[i], true
 }
 
 // embedText splits a memory into passages and embeds them.
@@ -110,22 +97,13 @@ func (s *VectorService) embedText(ctx context.Context, e recall.Embedder, title,
 	for i, c := range chunks {
 		texts[i] = passageText(title, c, content)
 	}
-	out := make([]embedded, 0, len(chunks))
-	for b := 0; b < len(texts); b += s.batchSize() {
-		batch := texts[b:min(b+s.batchSize(), len(texts))]
-		vs, err := e.Embed(ctx, batch)
-		if err == nil && len(vs) != len(batch) {
-			err = fmt.Errorf("embedder returned %d vectors for %d texts", len(vs), len(batch))
-		}
-		if err != nil {
-			return nil, err
-		}
-		for i, v := range vs {
-			if len(v) != e.Dim() {
-				return nil, fmt.Errorf("embedder returned %d dimensions, not %d", len(v), e.Dim())
-			}
-			out = append(out, embedded{chunk: chunks[b+i], vec: encodeVector(nil, v)})
-		}
+	vs, err := s.embedTexts(ctx, e, texts)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]embedded, len(chunks))
+	for i, v := range vs {
+		out[i] = embedded{chunk: chunks[i], vec: encodeVector(nil, v)}
 	}
 	return out, nil
 }
@@ -175,7 +153,11 @@ func embedInTx(ctx context.Context, tx *Tx, m *recall.Memory, seq int64, fresh b
 	if e == nil || err != nil {
 		return false, err
 	}
-	hash := tx.vec.ahead.hashOf(m)
+	r, found := tx.vec.ahead.result(m)
+	if !found {
+		r.hash = textHash(m.Title, m.Content)
+	}
+	hash := r.hash
 	if seq == 0 {
 		if err := tx.QueryRowContext(ctx, sqlMemorySeq, m.ID).Scan(&seq); err != nil {
 			return false, fmt.Errorf("embed: %w", err)
@@ -195,19 +177,19 @@ func embedInTx(ctx context.Context, tx *Tx, m *recall.Memory, seq int64, fresh b
 			return err == nil, err
 		}
 	}
-	ps, ok := tx.vec.ahead.get(ctx, m, hash)
-	if !ok {
-		if ps, err = tx.db.vectors.embedText(ctx, e, m.Title, m.Content); err != nil {
-			tx.db.vectors.report(fmt.Errorf("embed %s: %w (queued)", m.ID, err))
-			return false, nil
-		}
+	if !found {
+		r.ps, r.err = tx.db.vectors.embedText(ctx, e, m.Title, m.Content)
+	}
+	if r.err != nil { // embedded ahead or here, it failed once: queue it
+		tx.db.vectors.report(fmt.Errorf("embed %s: %w (queued)", m.ID, r.err))
+		return false, nil
 	}
 	if !fresh {
 		if _, err := tx.exec(ctx, sqlDropVectors, seq); err != nil {
 			return false, fmt.Errorf("embed: %w", err)
 		}
 	}
-	for _, p := range ps {
+	for _, p := range r.ps {
 		if _, err := tx.exec(ctx, sqlInsertVector, seq, m.ID, p.chunk.Index, m.Version, hash, e.Model(), e.Dim(), p.chunk.Start, p.chunk.End, p.vec); err != nil {
 			return false, fmt.Errorf("embed: %w", err)
 		}

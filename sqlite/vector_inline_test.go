@@ -68,6 +68,9 @@ func TestVectorService_InlineFallsBackToQueue(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := put(t, mem, "", "blue plum")
+	if n := e.calls.Load(); n != 3 {
+		t.Fatalf("the failing embedder was called %d times for 3 memories, want once each", n)
+	}
 	st, _ := vs.Stats(ctx)
 	if st.Queued != 3 || st.Embedded != 0 {
 		t.Fatalf("stats while failing = %+v", st)

@@ -35,43 +35,7 @@ func enqueueEmbedding(ctx context.Context, tx *Tx, m *recall.Memory) error {
 	if err != nil {
 		return fmt.Errorf("enqueue embedding: %w", err)
 	}
-	tx.queued = append(tx.queued, m.ID)
 	return nil
-}
-
-// afterCommit embeds the memories a committed write enqueued, when the
-// embedder is local. Failures leave them queued; the write has succeeded.
-func (s *VectorService) afterCommit(ctx context.Context, ids []string) {
-	if !s.Inline {
-		return
-	}
-	e, err := s.embedder(ctx)
-	if err != nil {
-		return
-	}
-	if err := s.checkModel(ctx, s.db.read, e); err != nil {
-		return // vectors of another model: `recall reindex` will rebuild all
-	}
-	for len(ids) > 0 {
-		n := min(len(ids), 500)
-		items, err := s.loadQueued(ctx, `q.memory_id IN (`+strings.TrimSuffix(strings.Repeat("?,", n), ",")+`)`, toAny(ids[:n]), e)
-		if err == nil {
-			_, err = s.embedItems(ctx, e, items)
-		}
-		if err != nil {
-			s.report(fmt.Errorf("embed after write: %w", err))
-			return
-		}
-		ids = ids[n:]
-	}
-}
-
-func toAny(ss []string) []any {
-	out := make([]any, len(ss))
-	for i, s := range ss {
-		out[i] = s
-	}
-	return out
 }
 
 // queuedItem is a memory waiting for vectors.
@@ -141,6 +105,29 @@ func textHash(title, content string) string {
 	return hex.EncodeToString(h.Sum(nil)[:12])
 }
 
+// embedTexts embeds texts in batches of batchSize and checks that the
+// embedder returned one vector of its dimension per text.
+func (s *VectorService) embedTexts(ctx context.Context, e recall.Embedder, texts []string) ([][]float32, error) {
+	out := make([][]float32, 0, len(texts))
+	for b := 0; b < len(texts); b += s.batchSize() {
+		batch := texts[b:min(b+s.batchSize(), len(texts))]
+		vs, err := e.Embed(ctx, batch)
+		if err == nil && len(vs) != len(batch) {
+			err = fmt.Errorf("embedder returned %d vectors for %d texts", len(vs), len(batch))
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range vs {
+			if len(v) != e.Dim() {
+				return nil, recall.Errorf(recall.EUNAVAILABLE, "The embedder returned %d dimensions, not %d: check [retrieval] model and run `recall reindex`.", len(v), e.Dim())
+			}
+		}
+		out = append(out, vs...)
+	}
+	return out, nil
+}
+
 // embedItems embeds the items (outside any transaction, since a remote
 // embedder may take seconds) and writes their vectors in one transaction.
 // An item whose text is unchanged keeps its vectors. On an embedder error
@@ -160,30 +147,16 @@ func (s *VectorService) embedItems(ctx context.Context, e recall.Embedder, items
 			ps = append(ps, passage{item: i, chunk: c, text: passageText(it.title, c, it.content)})
 		}
 	}
-	vecs := make([][]float32, 0, len(ps))
-	for b := 0; b < len(ps); b += s.batchSize() {
-		texts := make([]string, 0, s.batchSize())
-		for _, p := range ps[b:min(b+s.batchSize(), len(ps))] {
-			texts = append(texts, p.text)
-		}
-		vs, err := e.Embed(ctx, texts)
-		if err == nil && len(vs) != len(texts) {
-			err = fmt.Errorf("embedder returned %d vectors for %d texts", len(vs), len(texts))
-		}
-		if err != nil {
-			s.markFailed(items, err)
-			return 0, err
-		}
-		vecs = append(vecs, vs...)
+	texts := make([]string, len(ps))
+	for i, p := range ps {
+		texts[i] = p.text
 	}
-	for _, v := range vecs {
-		if len(v) != e.Dim() {
-			err := recall.Errorf(recall.EUNAVAILABLE, "The embedder returned %d dimensions, not %d: check [retrieval] model and run `recall reindex`.", len(v), e.Dim())
-			s.markFailed(items, err)
-			return 0, err
-		}
+	vecs, err := s.embedTexts(ctx, e, texts)
+	if err != nil {
+		s.markFailed(items, err)
+		return 0, err
 	}
-	err := s.db.update(ctx, func(tx *Tx) error {
+	err = s.db.update(ctx, func(tx *Tx) error {
 		return writeVectors(ctx, tx, e, items, hashes, ps, vecs)
 	})
 	if err != nil {
