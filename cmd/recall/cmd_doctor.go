@@ -34,7 +34,7 @@ func (a *app) doctorCommand() *cobra.Command {
 fail: the database and write-ahead log files byte by byte (before opening,
 so that damage is reported rather than discarded), SQLite integrity_check
 and FTS5 integrity-check, orphaned rows, drift between the markdown views and
-the store, store file permissions (no access for other users), and whether
+the store, the embedding queue and the provider's last error, store file permissions (no access for other users), and whether
 Claude Code hooks are installed. A damaged store is still checked, and the
 report says how to restore or salvage it. Exits 1 when a check fails; info
 and warnings do not change the exit code.`,
@@ -128,6 +128,7 @@ func (a *app) diagnose(ctx context.Context) []checkResult {
 		}
 		out = append(out, checkResult{Name: "markdown views", Status: st, Details: drift})
 	}
+	out = append(out, a.embeddingCheck(ctx))
 	out = append(out, a.permissionCheck())
 	out = append(out, a.hookCheck())
 	return out

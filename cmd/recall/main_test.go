@@ -26,6 +26,7 @@ func TestScripts(t *testing.T) {
 		Setup: scriptEnv,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"lockstore": lockStore,
+			"provider":  embedProvider,
 		},
 		Condition: scriptCondition,
 	})
