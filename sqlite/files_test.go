@@ -54,7 +54,7 @@ func TestCheckFiles(t *testing.T) {
 	})
 	t.Run("GarbageLog", func(t *testing.T) {
 		path, n := walStore(t)
-		overwrite(t, path+"-wal", 0, []byte(strings.Repeat("garbage!", 64)))
+		sqlitetest.Overwrite(t, path+"-wal", 0, []byte(strings.Repeat("garbage!", 64)))
 		p := sqlite.CheckFiles(path)
 		if len(p) != 1 || !p[0].Lost || !strings.Contains(p[0].Problem, "write-ahead log header") {
 			t.Fatalf("problems %+v", p)
@@ -66,7 +66,7 @@ func TestCheckFiles(t *testing.T) {
 	})
 	t.Run("DamagedFrame", func(t *testing.T) {
 		path, _ := walStore(t)
-		overwrite(t, path+"-wal", 32+24+100, []byte("flipped"))
+		sqlitetest.Overwrite(t, path+"-wal", 32+24+100, []byte("flipped"))
 		p := sqlite.CheckFiles(path)
 		if len(p) != 1 || !p[0].Lost || !strings.Contains(p[0].Problem, "frame 1 of") {
 			t.Fatalf("problems %+v", p)
@@ -93,7 +93,7 @@ func TestCheckFiles(t *testing.T) {
 		if err := os.Remove(path + "-wal"); err != nil {
 			t.Fatal(err)
 		}
-		overwrite(t, path, 0, []byte("this is not a database at all"))
+		sqlitetest.Overwrite(t, path, 0, []byte("this is not a database at all"))
 		p := sqlite.CheckFiles(path)
 		if len(p) == 0 || p[0].File != path || !p[0].Lost || !strings.Contains(p[0].Problem, "SQLite's header") {
 			t.Fatalf("problems %+v", p)
@@ -113,17 +113,4 @@ func TestCheckFiles(t *testing.T) {
 			t.Fatalf("problems %+v", p)
 		}
 	})
-}
-
-// overwrite writes b into the file at offset, in place.
-func overwrite(t *testing.T, path string, offset int64, b []byte) {
-	t.Helper()
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := f.WriteAt(b, offset); err != nil {
-		t.Fatal(err)
-	}
 }

@@ -2,8 +2,6 @@ package sqlite_test
 
 import (
 	"context"
-	"encoding/json"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
@@ -11,35 +9,15 @@ import (
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/openai"
+	"github.com/recall-mem/recall/openai/openaitest"
 	"github.com/recall-mem/recall/sqlite"
 )
 
 // provider is an OpenAI-compatible embeddings endpoint that answers 500
-// while down is set, else 4-dimensional vectors.
+// while down is set.
 func provider(t *testing.T, down *atomic.Bool) *httptest.Server {
 	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if down.Load() {
-			http.Error(w, `{"error": {"message": "model is loading"}}`, http.StatusInternalServerError)
-			return
-		}
-		var req struct{ Input []string }
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		type item struct {
-			Index     int       `json:"index"`
-			Embedding []float32 `json:"embedding"`
-		}
-		var out struct {
-			Data []item `json:"data"`
-		}
-		for i, s := range req.Input {
-			out.Data = append(out.Data, item{Index: i, Embedding: []float32{float32(len(s)), 1, 2, 3}})
-		}
-		_ = json.NewEncoder(w).Encode(out)
-	}))
+	srv := httptest.NewServer(openaitest.Handler(down.Load))
 	t.Cleanup(srv.Close)
 	return srv
 }
@@ -55,7 +33,7 @@ func TestVectorService_ProviderFailureRecorded(t *testing.T) {
 		srv := provider(t, &down)
 		db := MustOpenDB(t)
 		e := openai.New(srv.URL, "m", "")
-		e.Dimensions, e.MaxRetries = 4, -1
+		e.Dimensions, e.MaxRetries = openaitest.Dim, -1
 		vs := sqlite.NewVectorService(db, e, nil)
 		put(t, sqlite.NewMemoryService(db), "Deploy rule", "Deploys go through staging.")
 		if vs.QueuedHere() != 1 {

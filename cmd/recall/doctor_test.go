@@ -43,19 +43,6 @@ func doctor(t *testing.T, dir string, args ...string) (int, string, string) {
 	return code, out.String(), errOut.String()
 }
 
-// writeAt overwrites part of a file in place.
-func writeAt(t *testing.T, path string, offset int64, b []byte) {
-	t.Helper()
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := f.WriteAt(b, offset); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // wantAdvice checks that the report says how to restore and salvage.
 func wantAdvice(t *testing.T, out string) {
 	t.Helper()
@@ -75,7 +62,7 @@ func TestDoctor_NotADatabase(t *testing.T) {
 	if err := os.Remove(path + "-wal"); err != nil { // page 1 would come from the log
 		t.Fatal(err)
 	}
-	writeAt(t, path, 0, []byte("this file is not a database any more"))
+	sqlitetest.Overwrite(t, path, 0, []byte("this file is not a database any more"))
 	before, _ := os.ReadFile(path)
 	code, out, errOut := doctor(t, dir)
 	if code != exitData || !strings.Contains(out, "fail  store files") || !strings.Contains(out, "does not start with SQLite's header") {
@@ -95,7 +82,7 @@ func TestDoctor_DamagedSchema(t *testing.T) {
 	if err := os.Remove(path + "-wal"); err != nil {
 		t.Fatal(err)
 	}
-	writeAt(t, path, 100, bytes.Repeat([]byte{0xff}, 4000))
+	sqlitetest.Overwrite(t, path, 100, bytes.Repeat([]byte{0xff}, 4000))
 	code, out, errOut := doctor(t, dir)
 	if code != exitData || !strings.Contains(out, "fail  store opens") || !strings.Contains(out, "cannot be opened") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
@@ -109,7 +96,7 @@ func TestDoctor_DamagedSchema(t *testing.T) {
 func TestDoctor_GarbageLog(t *testing.T) {
 	dir := damagedStore(t)
 	wal := filepath.Join(dir, dbFile+"-wal")
-	writeAt(t, wal, 0, bytes.Repeat([]byte("garbage "), 512))
+	sqlitetest.Overwrite(t, wal, 0, bytes.Repeat([]byte("garbage "), 512))
 	before, _ := os.ReadFile(wal)
 	code, out, errOut := doctor(t, dir, "--json")
 	if code != exitData || !strings.Contains(out, `"ok": false`) || !strings.Contains(out, "writes since the last checkpoint are lost") {
@@ -163,7 +150,7 @@ func TestDoctor_IntegrityFails(t *testing.T) {
 	db.Close()
 	os.Remove(path + "-wal")
 	os.Remove(path + "-shm")
-	writeAt(t, path, int64(root-1)*int64(pageSize)+8, bytes.Repeat([]byte{0x7f}, 64))
+	sqlitetest.Overwrite(t, path, int64(root-1)*int64(pageSize)+8, bytes.Repeat([]byte{0x7f}, 64))
 	code, out, errOut := doctor(t, dir)
 	if code != exitData || !strings.Contains(out, "fail  integrity") || !strings.Contains(out, "SQLite found damage in the store") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)

@@ -55,3 +55,17 @@ func CopyWithWAL(tb testing.TB, db *sqlite.DB, dir string) string {
 	}
 	return dst
 }
+
+// Overwrite writes b into the file at path at offset, in place: damage
+// for tests of what notices it.
+func Overwrite(tb testing.TB, path string, offset int64, b []byte) {
+	tb.Helper()
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteAt(b, offset); err != nil {
+		tb.Fatal(err)
+	}
+}
