@@ -88,8 +88,10 @@ func (e *Embedder) DimContext(ctx context.Context) int {
 	if err == nil && len(vs) == 1 {
 		return len(vs[0])
 	}
-	if ctx.Err() != nil {
-		return 0 // the caller's budget ended: no verdict on the provider
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		if ctx.Err() != nil {
+			return 0 // the caller's budget cut the probe: no verdict on the provider
+		}
 	}
 	e.mu.Lock()
 	e.probeErr, e.probeTime = err, time.Now()

@@ -103,7 +103,12 @@ func (s *VectorService) embedder(ctx context.Context) (recall.Embedder, error) {
 		if le, ok := s.Embedder.(interface{ LastError() error }); ok && le.LastError() != nil {
 			return nil, le.LastError()
 		}
-		return nil, recall.Errorf(recall.EUNAVAILABLE, "The embedder %s is not available: check [retrieval] in config.toml.", s.Embedder.Model())
+		err := recall.Errorf(recall.EUNAVAILABLE, "The embedder %s is not available: check [retrieval] in config.toml.", s.Embedder.Model())
+		if ctx.Err() != nil {
+			// The caller's budget ended first: no verdict on the provider.
+			return nil, fmt.Errorf("%w (%w)", err, ctx.Err())
+		}
+		return nil, err
 	}
 	return s.Embedder, nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/openai"
@@ -70,6 +71,25 @@ func TestVectorService_ProviderFailureRecorded(t *testing.T) {
 		}
 		put(t, mem, "Deploy rule", "Deploys go through staging.")
 		if err := vs.DrainQueue(ctx, 0); recall.ErrorCode(err) != recall.EUNAVAILABLE {
+			t.Fatalf("drain: %v", err)
+		}
+		st, err := vs.Stats(ctx)
+		if err != nil || st.Queued != 1 || !strings.Contains(st.ProviderError, "connection refused") {
+			t.Fatalf("stats = %+v, %v", st, err)
+		}
+	})
+	t.Run("ClosedWithinBudget", func(t *testing.T) {
+		// A write's short budget ends during the retries of the dimension
+		// probe: the refusals seen before it are still a verdict.
+		var down atomic.Bool
+		srv := provider(t, &down)
+		url := srv.URL
+		srv.Close()
+		db := MustOpenDB(t)
+		e := openai.New(url, "m", "") // default retries, 0.5 s apart
+		vs := sqlite.NewVectorService(db, e, nil)
+		put(t, sqlite.NewMemoryService(db), "Deploy rule", "Deploys go through staging.")
+		if err := vs.DrainQueue(ctx, 200*time.Millisecond); recall.ErrorCode(err) != recall.EUNAVAILABLE {
 			t.Fatalf("drain: %v", err)
 		}
 		st, err := vs.Stats(ctx)

@@ -27,13 +27,13 @@ func (s *VectorService) DrainQueue(ctx context.Context, budget time.Duration) er
 	}
 	e, err := s.embedder(ctx)
 	if err != nil {
-		if s.Embedder == nil || s.Embedder.Model() == "none" || ctx.Err() != nil {
-			return nil // nothing to embed with, by configuration, or no time left
+		if s.Embedder == nil || s.Embedder.Model() == "none" || isCutShort(err) {
+			return nil // nothing to embed with, by configuration, or no time to tell
 		}
 		// A provider that cannot even say its dimension is down: when
 		// memories wait for it, that is recorded and returned.
 		var waiting int
-		if qerr := s.db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM embed_queue LIMIT 1)`).Scan(&waiting); qerr != nil || waiting == 0 {
+		if qerr := s.db.read.QueryRowContext(context.WithoutCancel(ctx), `SELECT COUNT(*) FROM (SELECT 1 FROM embed_queue LIMIT 1)`).Scan(&waiting); qerr != nil || waiting == 0 {
 			return nil
 		}
 		s.noteFailure(err)
