@@ -66,5 +66,19 @@ func (t *tools) readContext(ctx context.Context, req *sdk.ReadResourceRequest) (
 		// carries the same model-facing message as a tool would.
 		return nil, t.fail(ctx, "recall://context", err, "")
 	}
-	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: ContextURI, MIMEType: "text/markdown", Text: pack.Text}}}, nil
+	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: ContextURI, MIMEType: "text/markdown", Text: resourceText(pack.Text)}}}, nil
+}
+
+// emptyResource is the text of a resource with nothing to show. The go-sdk
+// leaves an empty "text" out of resource contents, and clients (the
+// TypeScript SDK) refuse contents with neither text nor blob, so an empty
+// resource says that it is empty.
+const emptyResource = "_Nothing to show yet: no pinned or working memories, sessions or rollups._\n"
+
+// resourceText is the text a resource sends: never empty.
+func resourceText(s string) string {
+	if s == "" {
+		return emptyResource
+	}
+	return s
 }

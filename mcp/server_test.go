@@ -444,3 +444,37 @@ func TestServer_ObservationTools(t *testing.T) {
 		t.Fatalf("from a start time, oldest first: %+v", found)
 	}
 }
+
+// emptyContext builds the pack of a store with nothing to show.
+type emptyContext struct{}
+
+func (emptyContext) BuildContext(_ context.Context, req recall.ContextRequest) (*recall.ContextPack, error) {
+	return &recall.ContextPack{Budget: req.Budget}, nil
+}
+
+// TestServer_EmptyResources reads every resource of a store with nothing
+// to show: each content must carry text, since the go-sdk drops an empty
+// "text" from the wire and clients (the TypeScript SDK) refuse contents
+// with neither text nor blob.
+func TestServer_EmptyResources(t *testing.T) {
+	ctx := context.Background()
+	svc := allServices(t)
+	svc.Context = emptyContext{}
+	cs := connect(t, svc, nil)
+	list, err := cs.ListResources(ctx, nil)
+	if err != nil || len(list.Resources) == 0 {
+		t.Fatalf("resources %+v %v", list, err)
+	}
+	for _, r := range list.Resources {
+		res, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: r.URI})
+		if err != nil || len(res.Contents) == 0 {
+			t.Fatalf("%s: %+v %v", r.URI, res, err)
+		}
+		for _, c := range res.Contents {
+			wire, _ := json.Marshal(c)
+			if c.Text == "" && len(c.Blob) == 0 {
+				t.Errorf("%s: contents without text or blob on the wire: %s", r.URI, wire)
+			}
+		}
+	}
+}

@@ -68,7 +68,11 @@ func (e *Embedder) Model() string { return e.ModelName }
 // Dim returns the vector dimension. When it is not configured it is learnt
 // from the provider, asking it once if no embedding has been made yet; it
 // returns 0 when the provider cannot be reached.
-func (e *Embedder) Dim() int {
+func (e *Embedder) Dim() int { return e.DimContext(context.Background()) }
+
+// DimContext is Dim with a probe that also ends with ctx, for callers with
+// a time budget of their own.
+func (e *Embedder) DimContext(ctx context.Context) int {
 	if e.Dimensions > 0 {
 		return e.Dimensions
 	}
@@ -78,11 +82,16 @@ func (e *Embedder) Dim() int {
 	if d > 0 || failed {
 		return d
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), min(e.timeout(), probeTimeout))
+	pctx, cancel := context.WithTimeout(ctx, min(e.timeout(), probeTimeout))
 	defer cancel()
-	vs, err := e.embedBatch(ctx, []string{"dimension probe"})
+	vs, err := e.embedBatch(pctx, []string{"dimension probe"})
 	if err == nil && len(vs) == 1 {
 		return len(vs[0])
+	}
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		if ctx.Err() != nil {
+			return 0 // the caller's budget cut the probe: no verdict on the provider
+		}
 	}
 	e.mu.Lock()
 	e.probeErr, e.probeTime = err, time.Now()
@@ -161,8 +170,13 @@ func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32,
 		if err == nil {
 			return vs, nil
 		}
+		if ctx.Err() != nil {
+			// The caller's deadline or cancellation cut the request: no
+			// verdict on the provider, and errors.Is says so.
+			return nil, fmt.Errorf("%w (%w)", e.unavailable(err), ctx.Err())
+		}
 		var perm *permanentError
-		if errors.As(err, &perm) || attempt >= retries || ctx.Err() != nil {
+		if errors.As(err, &perm) || attempt >= retries {
 			return nil, e.unavailable(err)
 		}
 		if wait <= 0 {

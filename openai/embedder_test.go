@@ -3,6 +3,7 @@ package openai_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -215,6 +216,41 @@ func TestEmbedder_Embed(t *testing.T) {
 		ctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 		defer cancel()
 		if _, err := e.Embed(ctx, []string{"x"}); recall.ErrorCode(err) != recall.EUNAVAILABLE {
+			t.Fatalf("err = %v", err)
+		}
+	})
+}
+
+// TestEmbedder_CutShort: a request the caller's deadline cuts is no
+// verdict on the provider (errors.Is says so, and a probe is not
+// remembered as failed); a refusal seen before the deadline is one.
+func TestEmbedder_CutShort(t *testing.T) {
+	t.Run("SlowProvider", func(t *testing.T) {
+		f := &fakeProvider{dim: 4, delay: 500 * time.Millisecond}
+		e := newFake(t, f)
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+		defer cancel()
+		_, err := e.Embed(ctx, []string{"x"})
+		if recall.ErrorCode(err) != recall.EUNAVAILABLE || !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("err = %v", err)
+		}
+		ctx2, cancel2 := context.WithTimeout(context.Background(), 20*time.Millisecond)
+		defer cancel2()
+		if d := e.DimContext(ctx2); d != 0 || e.LastError() != nil {
+			t.Fatalf("DimContext = %d, LastError = %v: a cut probe is no verdict", d, e.LastError())
+		}
+		if d := e.Dim(); d != 4 {
+			t.Fatalf("Dim() = %d after a cut probe, want 4", d)
+		}
+	})
+	t.Run("RefusedThenDeadline", func(t *testing.T) {
+		f := &fakeProvider{dim: 4, fail: func(int64) int { return http.StatusInternalServerError }}
+		e := newFake(t, f)
+		e.Backoff = time.Hour
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		_, err := e.Embed(ctx, []string{"x"})
+		if recall.ErrorCode(err) != recall.EUNAVAILABLE || errors.Is(err, context.DeadlineExceeded) || !strings.Contains(recall.ErrorMessage(err), "HTTP 500") {
 			t.Fatalf("err = %v", err)
 		}
 	})

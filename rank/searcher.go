@@ -196,7 +196,7 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 		case err == nil:
 			vecIDs = vectorCandidates(r, cands)
 		case recall.ErrorCode(err) == recall.EUNAVAILABLE && mode == recall.ModeHybrid:
-			notes = append(notes, "vector search unavailable ("+recall.ErrorMessage(err)+"); ranked by full text only")
+			notes = append(notes, "vector search skipped, ranked by full text only: "+recall.ErrorMessage(err))
 		default:
 			return nil, err
 		}

@@ -5,13 +5,18 @@ import (
 	"fmt"
 )
 
+// OrphanObservations is the Orphans kind of observations whose session
+// was never started: `recall observe --session ID` records them so by
+// design, and a hook does when its session row write failed.
+const OrphanObservations = "observations without a session"
+
 // Orphans counts rows that point at something missing, by kind. Every
 // count is zero in a healthy store. The FTS indexes are checked by Check.
 func (db *DB) Orphans(ctx context.Context) (map[string]int, error) {
 	queries := map[string]string{
 		// A hook records observations before its session row only when a
 		// write failed midway; the session list would then miss them.
-		"observations without a session": `SELECT COUNT(*) FROM observations o WHERE o.session != ''
+		OrphanObservations: `SELECT COUNT(*) FROM observations o WHERE o.session != ''
 			AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.id = o.session)`,
 		// Every live memory has its current state in the versions table.
 		"memories without their current version": `SELECT COUNT(*) FROM memories m

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/recall-mem/recall"
@@ -56,8 +57,9 @@ type VectorService struct {
 	// queued.
 	OnError func(error)
 
-	mu    sync.Mutex // serialises index refreshes
-	index *vectorIndex
+	mu     sync.Mutex // serialises index refreshes
+	index  *vectorIndex
+	queued atomic.Int64 // memories this process queued; see QueuedHere
 }
 
 var _ recall.VectorSearcher = (*VectorService)(nil)
@@ -85,17 +87,28 @@ func (s *VectorService) report(err error) {
 
 // embedder returns the configured embedder, or EUNAVAILABLE when there is
 // none or it cannot say its dimension (a remote provider that is down).
-func (s *VectorService) embedder(_ context.Context) (recall.Embedder, error) {
+func (s *VectorService) embedder(ctx context.Context) (recall.Embedder, error) {
 	if s.Embedder == nil || s.Embedder.Model() == "none" {
 		return nil, recall.Errorf(recall.EUNAVAILABLE, "No embedder is configured ([retrieval] embedder = \"none\"): set it to builtin, openai or model2vec in config.toml, then run `recall reindex`.")
 	}
-	if s.Embedder.Dim() <= 0 {
+	dim := 0
+	if p, ok := s.Embedder.(interface{ DimContext(context.Context) int }); ok {
+		dim = p.DimContext(ctx) // a remote probe within the caller's budget
+	} else {
+		dim = s.Embedder.Dim()
+	}
+	if dim <= 0 {
 		// A remote embedder learns its dimension from the provider; it
 		// says why that failed.
 		if le, ok := s.Embedder.(interface{ LastError() error }); ok && le.LastError() != nil {
 			return nil, le.LastError()
 		}
-		return nil, recall.Errorf(recall.EUNAVAILABLE, "The embedder %s is not available: check [retrieval] in config.toml.", s.Embedder.Model())
+		err := recall.Errorf(recall.EUNAVAILABLE, "The embedder %s is not available: check [retrieval] in config.toml.", s.Embedder.Model())
+		if ctx.Err() != nil {
+			// The caller's budget ended first: no verdict on the provider.
+			return nil, fmt.Errorf("%w (%w)", err, ctx.Err())
+		}
+		return nil, err
 	}
 	return s.Embedder, nil
 }
@@ -317,6 +330,10 @@ type VectorStats struct {
 	Queued      int    `json:"queued"`
 	Failing     int    `json:"failing"` // queued memories whose last attempt failed
 	LastError   string `json:"last_error,omitempty"`
+	// ProviderError is the embedder's last failure, kept until an
+	// embedding succeeds, and ProviderErrorAt when it happened.
+	ProviderError   string     `json:"provider_error,omitempty"`
+	ProviderErrorAt *time.Time `json:"provider_error_at,omitempty"`
 }
 
 // Stats counts memories, vectors and the queue.
@@ -342,6 +359,9 @@ func (s *VectorService) Stats(ctx context.Context) (*VectorStats, error) {
 		return st, nil
 	} else if err != nil {
 		return nil, fmt.Errorf("vector stats: %w", err)
+	}
+	if st.ProviderError, st.ProviderErrorAt, err = s.lastFailure(ctx); err != nil {
+		return nil, err
 	}
 	return st, nil
 }

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -34,6 +33,9 @@ func enqueueEmbedding(ctx context.Context, tx *Tx, m *recall.Memory) error {
 	}
 	if err != nil {
 		return fmt.Errorf("enqueue embedding: %w", err)
+	}
+	if v := tx.db.vectors; v != nil {
+		v.queued.Add(1)
 	}
 	return nil
 }
@@ -217,6 +219,9 @@ func writeVectors(ctx context.Context, tx *Tx, e recall.Embedder, items []queued
 			return fmt.Errorf("dequeue: %w", err)
 		}
 	}
+	if err := clearFailureTx(ctx, tx); err != nil { // the provider answered
+		return err
+	}
 	return setStoredModelOnce(ctx, tx, e)
 }
 
@@ -233,16 +238,13 @@ func setStoredModelOnce(ctx context.Context, tx *Tx, e recall.Embedder) error {
 	return setStoredModel(ctx, tx, e)
 }
 
-// markFailed records an embedding failure on queued items, so that status
-// can show it; they stay queued.
+// markFailed records an embedding failure on queued items and as the
+// provider's last failure, so that doctor can show it; they stay queued.
 func (s *VectorService) markFailed(items []queuedItem, cause error) {
-	if errors.Is(cause, context.Canceled) || errors.Is(cause, context.DeadlineExceeded) {
+	if isCutShort(cause) {
 		return // cut short by the caller, not a failure of the provider
 	}
-	msg := recall.ErrorMessage(cause)
-	if recall.ErrorCode(cause) == recall.EINTERNAL {
-		msg = cause.Error()
-	}
+	msg := failureText(cause)
 	// The caller's context may be what failed; the bookkeeping still runs.
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -252,7 +254,7 @@ func (s *VectorService) markFailed(items []queuedItem, cause error) {
 				return err
 			}
 		}
-		return nil
+		return noteFailureTx(ctx, tx, msg)
 	})
 	s.report(err)
 }

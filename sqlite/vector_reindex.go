@@ -17,19 +17,30 @@ const tombstonesKept = 100000
 // is empty or ctx ends). It does nothing without an embedder or while the
 // stored vectors belong to another model (`recall reindex` handles that).
 // Returns the embedder's error, EUNAVAILABLE for a remote provider that
-// cannot be reached; the memories stay queued.
+// cannot be reached, and records it (see vector_health.go); the memories
+// stay queued.
 func (s *VectorService) DrainQueue(ctx context.Context, budget time.Duration) error {
-	e, err := s.embedder(ctx)
-	if err != nil {
-		return nil
-	}
-	if err := s.checkModel(ctx, s.db.read, e); err != nil {
-		return nil
-	}
 	if budget > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, budget)
 		defer cancel()
+	}
+	e, err := s.embedder(ctx)
+	if err != nil {
+		if s.Embedder == nil || s.Embedder.Model() == "none" || isCutShort(err) {
+			return nil // nothing to embed with, by configuration, or no time to tell
+		}
+		// A provider that cannot even say its dimension is down: when
+		// memories wait for it, that is recorded and returned.
+		var waiting int
+		if qerr := s.db.read.QueryRowContext(context.WithoutCancel(ctx), `SELECT COUNT(*) FROM (SELECT 1 FROM embed_queue LIMIT 1)`).Scan(&waiting); qerr != nil || waiting == 0 {
+			return nil
+		}
+		s.noteFailure(err)
+		return err
+	}
+	if err := s.checkModel(ctx, s.db.read, e); err != nil {
+		return nil
 	}
 	for ctx.Err() == nil {
 		items, err := s.loadQueued(ctx, `1 ORDER BY q.attempts, q.queued_at LIMIT ?`, []any{drainBatch}, e)

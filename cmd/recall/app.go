@@ -37,6 +37,8 @@ type app struct {
 	obs    *sqlite.ObservationService
 	search recall.Searcher
 	vec    *sqlite.VectorService // embeds after writes; see embedding.go
+
+	embedWarned bool // warnEmbedding has warned: once per process
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
@@ -61,6 +63,7 @@ func (a *app) execute(ctx context.Context, args []string) int {
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
 	err := root.ExecuteContext(ctx)
+	a.checkEmbedding(ctx)
 	a.close()
 	if err == nil {
 		return exitOK

@@ -10,14 +10,8 @@ import (
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/hook"
+	"github.com/recall-mem/recall/sqlite"
 	"github.com/spf13/cobra"
-)
-
-// Doctor check statuses; only fail makes doctor exit non-zero.
-const (
-	checkOK   = "ok"
-	checkWarn = "warn"
-	checkFail = "fail"
 )
 
 // errCheckFailed is the code of doctor's error: exit 1, like any failed
@@ -36,19 +30,22 @@ func (a *app) doctorCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check the store: integrity, FTS indexes, orphans, markdown drift, permissions, hooks",
-		Long: `Check the store and its surroundings and report each check as ok, warn or
-fail: SQLite integrity_check and FTS5 integrity-check, orphaned rows, drift
-between the markdown views and the store, store file permissions (no access
-for other users), and whether Claude Code hooks are installed. Exits 1 when a
-check fails; warnings do not change the exit code.`,
+		Long: `Check the store and its surroundings and grade each check ok, info, warn or
+fail: the database and write-ahead log files byte by byte (before opening,
+so that damage is reported rather than discarded), SQLite integrity_check
+and FTS5 integrity-check, orphaned rows, drift between the markdown views and
+the store, the embedding queue and the provider's last error, store file permissions (no access for other users), and whether
+Claude Code hooks are installed. A damaged store is still checked, and the
+report says how to restore or salvage it. Exits 1 when a check fails; info
+and warnings do not change the exit code.`,
 		Example: `  recall doctor
   recall doctor --json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			if err := a.open(c.Context()); err != nil {
+			results, err := a.doctorReport(c.Context())
+			if err != nil {
 				return err
 			}
-			results := a.diagnose(c.Context())
 			failed := 0
 			for _, r := range results {
 				if r.Status == checkFail {
@@ -56,7 +53,7 @@ check fails; warnings do not change the exit code.`,
 				}
 			}
 			if jsonOut {
-				if err := writeJSON(a.stdout, map[string]any{"ok": failed == 0, "checks": results}); err != nil {
+				if err := writeJSON(a.stdout, map[string]any{"ok": failed == 0, "checks": results, "grades": grades}); err != nil {
 					return err
 				}
 			} else {
@@ -65,6 +62,10 @@ check fails; warnings do not change the exit code.`,
 					for _, d := range r.Details {
 						fprintf(a.stdout, "      %s\n", d)
 					}
+				}
+				fprintf(a.stdout, "\ngrades:\n")
+				for _, g := range grades {
+					fprintf(a.stdout, "  %-5s %s\n", g.Status, g.Meaning)
 				}
 			}
 			if failed > 0 {
@@ -77,7 +78,29 @@ check fails; warnings do not change the exit code.`,
 	return c
 }
 
-// diagnose runs every check.
+// doctorReport checks the store's files, opens the store unless that
+// would discard damaged data, and runs every check. It returns an error
+// only when there is no store to check (or no config to read).
+func (a *app) doctorReport(ctx context.Context) ([]checkResult, error) {
+	loc, err := resolveStore(a.storeFlag, a.globalFlag)
+	if err != nil {
+		return nil, err
+	}
+	files, lost := a.fileCheck(loc.Dir)
+	if lost {
+		return []checkResult{files}, nil
+	}
+	if err := a.open(ctx); err != nil {
+		r, damaged := a.openFailure(loc.Dir, err)
+		if !damaged {
+			return nil, err
+		}
+		return []checkResult{files, r}, nil
+	}
+	return append([]checkResult{files}, a.diagnose(ctx)...), nil
+}
+
+// diagnose runs every check of an open store.
 func (a *app) diagnose(ctx context.Context) []checkResult {
 	var out []checkResult
 	add := func(name string, fail bool, details ...string) {
@@ -88,22 +111,11 @@ func (a *app) diagnose(ctx context.Context) []checkResult {
 		out = append(out, checkResult{Name: name, Status: st, Details: details})
 	}
 	if err := a.db.Check(ctx); err != nil {
-		add("integrity (integrity_check, FTS5 integrity-check)", true, err.Error())
+		add("integrity (integrity_check, FTS5 integrity-check)", true, append([]string{err.Error()}, integrityAdvice(a.store.Dir)...)...)
 	} else {
 		add("integrity (integrity_check, FTS5 integrity-check)", false)
 	}
-	if orphans, err := a.db.Orphans(ctx); err != nil {
-		add("orphans", true, err.Error())
-	} else {
-		var details []string
-		for kind, n := range orphans {
-			if n > 0 {
-				details = append(details, fmt.Sprintf("%d %s", n, kind))
-			}
-		}
-		sort.Strings(details)
-		add("orphans", len(details) > 0, details...)
-	}
+	out = append(out, a.orphanCheck(ctx))
 	if drift, err := a.sessions().Drift(ctx); err != nil {
 		add("markdown views", true, err.Error())
 	} else {
@@ -116,33 +128,75 @@ func (a *app) diagnose(ctx context.Context) []checkResult {
 		}
 		out = append(out, checkResult{Name: "markdown views", Status: st, Details: drift})
 	}
-	perm := a.permissionProblems()
-	add("store permissions", len(perm) > 0, perm...)
+	out = append(out, a.embeddingCheck(ctx))
+	out = append(out, a.permissionCheck())
 	out = append(out, a.hookCheck())
 	return out
 }
 
-// permissionProblems lists store files other users can access.
-func (a *app) permissionProblems() []string {
-	var out []string
-	paths := []string{a.store.Dir}
-	for _, name := range []string{dbFile, dbFile + "-wal", dbFile + "-shm", configFile, hookLogFile} {
-		paths = append(paths, filepath.Join(a.store.Dir, name))
+// orphanCheck counts rows that point at something missing. Observations
+// of a session never started are what `recall observe --session s1`
+// records by design (info); a memory without its current version is
+// damage (fail).
+func (a *app) orphanCheck(ctx context.Context) checkResult {
+	r := checkResult{Name: "orphans", Status: checkOK}
+	orphans, err := a.db.Orphans(ctx)
+	if err != nil {
+		return checkResult{Name: "orphans", Status: checkFail, Details: []string{err.Error()}}
 	}
-	for _, p := range paths {
+	kinds := make([]string, 0, len(orphans))
+	for kind := range orphans {
+		kinds = append(kinds, kind)
+	}
+	sort.Strings(kinds)
+	for _, kind := range kinds {
+		n := orphans[kind]
+		if n == 0 {
+			continue
+		}
+		if kind == sqlite.OrphanObservations {
+			r.Status = worst(r.Status, checkInfo)
+			r.Details = append(r.Details, fmt.Sprintf("%d %s: recorded with --session for a session never started; they are kept and searchable, and `recall session start --session ID` adds the session", n, kind))
+			continue
+		}
+		r.Status = checkFail
+		r.Details = append(r.Details, fmt.Sprintf("%d %s", n, kind))
+	}
+	return r
+}
+
+// permissionCheck finds store files other users can access. The database
+// and its log hold the memories (fail); the directory, config and hook
+// log hold no memories (warn).
+func (a *app) permissionCheck() checkResult {
+	r := checkResult{Name: "store permissions", Status: checkOK}
+	type file struct {
+		name string
+		data bool
+	}
+	files := []file{{"", false}, {dbFile, true}, {dbFile + "-wal", true}, {dbFile + "-shm", true}, {configFile, false}, {hookLogFile, false}}
+	for _, f := range files {
+		p := filepath.Join(a.store.Dir, f.name)
 		fi, err := os.Stat(p)
 		if err != nil {
 			continue
 		}
-		if mode := fi.Mode().Perm(); mode&0o077 != 0 {
-			want := "0600"
-			if fi.IsDir() {
-				want = "0700"
-			}
-			out = append(out, fmt.Sprintf("%s is %04o: other users can read it; run chmod %s %s", p, mode, want, p))
+		mode := fi.Mode().Perm()
+		if mode&0o077 == 0 {
+			continue
 		}
+		want, what := "0600", "it holds no memories"
+		if fi.IsDir() {
+			want, what = "0700", "other users can list the store's files"
+		}
+		st := checkWarn
+		if f.data {
+			st, what = checkFail, "it holds the memories"
+		}
+		r.Status = worst(r.Status, st)
+		r.Details = append(r.Details, fmt.Sprintf("%s is %04o: other users can read it (%s); run chmod %s %s", p, mode, what, want, p))
 	}
-	return out
+	return r
 }
 
 // hookCheck reports where recall's Claude Code hooks are installed: the

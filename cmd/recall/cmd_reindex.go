@@ -87,6 +87,8 @@ func (a *app) reindexStatus(c *cobra.Command, jsonOut bool) error {
 	fprintf(a.stdout, "%d memories, %d up to date, %d passages, %d queued (%d failing).\n", st.Memories, st.Embedded, st.Vectors, st.Queued, st.Failing)
 	if st.LastError != "" {
 		fprintf(a.stdout, "Last error: %s\n", st.LastError)
+	} else if st.ProviderError != "" {
+		fprintf(a.stdout, "The provider's last error: %s\n", st.ProviderError)
 	}
 	if st.Model == "none" {
 		fprintf(a.stdout, "No embedder is configured: search is full-text only.\n")

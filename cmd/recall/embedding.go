@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -72,15 +73,45 @@ func (a *app) openVectors() error {
 	if a.cfg.Retrieval.BatchSize > 0 {
 		vs.BatchSize = a.cfg.Retrieval.BatchSize
 	}
-	reported := false
 	vs.OnError = func(err error) {
-		if !reported { // once per process: a provider that is down fails every batch
-			reported = true
-			fmt.Fprintf(a.stderr, "recall: embedding deferred (memories stay queued; `recall reindex` catches up): %s\n", recall.ErrorMessage(err))
-		}
+		a.warnEmbedding("recall: embedding deferred (memories stay queued; `recall reindex` catches up): %s\n", recall.ErrorMessage(err))
 	}
 	a.vec = vs
 	return nil
+}
+
+// warnEmbedding prints one warning about embedding per process: a
+// provider that is down fails every batch and every memory.
+func (a *app) warnEmbedding(format string, args ...any) {
+	if !a.embedWarned {
+		a.embedWarned = true
+		fmt.Fprintf(a.stderr, format, args...)
+	}
+}
+
+// writeEmbedBudget bounds the embedding a command that queued memories
+// tries before it exits, so that they are searchable by vector at once
+// and a provider that is down is noticed (and costs a write this much).
+const writeEmbedBudget = 2 * time.Second
+
+// checkEmbedding runs after a command that queued memories for embedding
+// (all its writes for a remote provider, failed ones for a local
+// embedder). It embeds them if the provider answers in time, and
+// otherwise warns once on stderr that they wait and why: a write never
+// fails for its vectors, but it must not hide that search cannot see them.
+func (a *app) checkEmbedding(ctx context.Context) {
+	if a.vec == nil || a.vec.QueuedHere() == 0 || ctx.Err() != nil {
+		return
+	}
+	_ = a.vec.DrainQueue(ctx, writeEmbedBudget) // a failure is recorded in the store
+	st, err := a.vec.Stats(ctx)
+	if err != nil {
+		return
+	}
+	if st.Queued > 0 && st.ProviderError != "" {
+		a.warnEmbedding("recall: warning: memories waiting for embedding: %d; search ranks them by full text only until it succeeds (`recall doctor` shows the queue): %s\n",
+			st.Queued, st.ProviderError)
+	}
 }
 
 // vectors is the vector searcher for the ranking code: nil before open.

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -24,7 +26,9 @@ func TestScripts(t *testing.T) {
 		Setup: scriptEnv,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"lockstore": lockStore,
+			"provider":  embedProvider,
 		},
+		Condition: scriptCondition,
 	})
 }
 
@@ -34,5 +38,36 @@ func scriptEnv(env *testscript.Env) error {
 	env.Setenv("HOME", env.WorkDir+"/home")
 	env.Setenv("XDG_DATA_HOME", env.WorkDir+"/home/.local/share")
 	env.Setenv("RECALL_AGENT", "tester")
+	env.Setenv("RECALL_TSCLIENT", tsClientDir())
 	return nil
+}
+
+// scriptCondition answers the scripts' own conditions: [tsclient] holds
+// when the MCP TypeScript SDK is installed for mcp_tsclient.txtar.
+func scriptCondition(cond string) (bool, error) {
+	if cond == "tsclient" {
+		return tsClientDir() != "", nil
+	}
+	return false, fmt.Errorf("unknown condition %q", cond)
+}
+
+// tsClientDir is a directory holding client.mjs beside an installed MCP
+// TypeScript SDK: $RECALL_TSCLIENT (set by .ci/run), else
+// mcp/testdata/tsclient after a local npm ci there; "" when neither is.
+func tsClientDir() string {
+	for _, dir := range []string{os.Getenv("RECALL_TSCLIENT"), filepath.Join("..", "..", "mcp", "testdata", "tsclient")} {
+		if dir == "" {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(dir, "client.mjs")); err == nil {
+			abs, err := filepath.Abs(dir)
+			if err == nil {
+				return abs
+			}
+		}
+	}
+	return ""
 }

@@ -4,6 +4,7 @@ package sqlitetest
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -32,4 +33,39 @@ func MustOpenDB(tb testing.TB) *sqlite.DB {
 		}
 	})
 	return db
+}
+
+// CopyWithWAL copies the open store's database file and its write-ahead
+// log into dir, as a crash would leave them: the writes since the last
+// checkpoint are only in the copy of the log. It returns the copy's path.
+func CopyWithWAL(tb testing.TB, db *sqlite.DB, dir string) string {
+	tb.Helper()
+	dst := filepath.Join(dir, filepath.Base(db.Path))
+	for _, suffix := range []string{"", "-wal"} {
+		b, err := os.ReadFile(db.Path + suffix)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if suffix == "-wal" && len(b) == 0 {
+			tb.Fatal("the write-ahead log is empty: nothing to copy")
+		}
+		if err := os.WriteFile(dst+suffix, b, 0o600); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return dst
+}
+
+// Overwrite writes b into the file at path at offset, in place: damage
+// for tests of what notices it.
+func Overwrite(tb testing.TB, path string, offset int64, b []byte) {
+	tb.Helper()
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteAt(b, offset); err != nil {
+		tb.Fatal(err)
+	}
 }
