@@ -106,6 +106,15 @@ func withRedactionCounts(meta json.RawMessage, counts map[string]int) (json.RawM
 			return nil, recall.Errorf(recall.EINVALID, "Metadata must be a JSON object, like {\"source\": \"web\"}.")
 		}
 	}
+	// Counts already there (a hook redacts before it trims) add up.
+	if prev, ok := obj["redacted"]; ok {
+		var was map[string]int
+		if json.Unmarshal(prev, &was) == nil {
+			for k, n := range was {
+				counts[k] += n
+			}
+		}
+	}
 	c, err := json.Marshal(counts)
 	if err != nil {
 		return nil, err

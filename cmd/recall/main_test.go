@@ -23,7 +23,8 @@ func TestScripts(t *testing.T) {
 		Dir:   "testdata/script",
 		Setup: scriptEnv,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"lockstore": lockStore,
+			"lockstore":  lockStore,
+			"storeholds": storeHolds,
 		},
 	})
 }
