@@ -226,7 +226,7 @@ func storeHolds(t *testing.T, dir, marker string) bool {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, needle := range []string{marker, strings.ToLower(marker), strings.ToLower(marker[len(marker)-8:])} {
+		for _, needle := range []string{marker, strings.ToLower(marker), strings.ToLower(marker[max(len(marker)-8, 0):])} {
 			if bytes.Contains(buf, []byte(needle)) {
 				t.Logf("%s holds %q", e.Name(), needle)
 				found = true
