@@ -246,9 +246,11 @@ func FuzzForgetService_PlanPurge(f *testing.F) {
 	svc := sqlite.NewForgetService(db)
 	f.Fuzz(func(t *testing.T, search string) {
 		for _, memories := range []bool{false, true} {
-			_, err := svc.PlanPurge(context.Background(), recall.PurgeCriteria{Search: search, Memories: memories}, 3)
-			if err != nil && recall.ErrorCode(err) != recall.EINVALID {
-				t.Fatalf("search %q: %v", search, err)
+			for _, rule := range recall.MatchRules {
+				_, err := svc.PlanPurge(context.Background(), recall.PurgeCriteria{Search: search, Match: rule, Memories: memories}, 3)
+				if err != nil && recall.ErrorCode(err) != recall.EINVALID {
+					t.Fatalf("search %q, --match %s: %v", search, rule, err)
+				}
 			}
 		}
 	})
