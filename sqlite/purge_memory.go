@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -175,13 +176,9 @@ func narrower(a, b string) bool {
 	return slices.Index(recall.MatchRules, a) < slices.Index(recall.MatchRules, b)
 }
 
+// idList encodes the keys of a set as a JSON array for json_each.
 func idList[V any](ids map[string]V) string {
-	list := make([]string, 0, len(ids))
-	for id := range ids {
-		list = append(list, id)
-	}
-	buf, _ := json.Marshal(list)
-	return string(buf)
+	return jsonList(slices.Collect(maps.Keys(ids)))
 }
 
 func firstRunes(s string, n int) string {
