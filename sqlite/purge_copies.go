@@ -44,7 +44,7 @@ func findCopies(ctx context.Context, q querier, c recall.PurgeCriteria, kind str
 	if err != nil || match == nil {
 		return rollups, nil, err
 	}
-	sessions, err := sessionHits(ctx, q, match)
+	sessions, err := sessionHits(ctx, q, c, match)
 	return rollups, sessions, err
 }
 
@@ -132,8 +132,17 @@ type sessionHit struct {
 	summary, learned bool
 }
 
-func sessionHits(ctx context.Context, q querier, match *purgeMatch) ([]sessionHit, error) {
-	rows, err := q.QueryContext(ctx, `SELECT id, summary, learned FROM sessions WHERE summary != '' OR learned != ''`)
+// sessionHits finds the sessions, of c's session or project when it names
+// one, whose summary or learned text matches.
+func sessionHits(ctx context.Context, q querier, c recall.PurgeCriteria, match *purgeMatch) ([]sessionHit, error) {
+	query, args := `SELECT id, summary, learned FROM sessions WHERE (summary != '' OR learned != '')`, []any{}
+	if c.Session != "" {
+		query, args = query+` AND id = ?`, append(args, c.Session)
+	}
+	if c.Project != "" {
+		query, args = query+` AND project = ?`, append(args, c.Project)
+	}
+	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("search sessions: %w", err)
 	}
