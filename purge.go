@@ -180,6 +180,10 @@ type PurgeWider struct {
 	Matches int    `json:"matches"`
 }
 
+// Copies is the number of copies that go with the matches: rollups and
+// session texts.
+func (r *PurgeReport) Copies() int { return r.Rollups + r.SessionTexts }
+
 // Upkeep is the storage maintenance run after deletions.
 type Upkeep struct {
 	SecureDelete bool   `json:"secure_delete"`

@@ -31,7 +31,7 @@ func (s *ForgetService) PlanPurge(ctx context.Context, c recall.PurgeCriteria, s
 		return nil, err
 	}
 	rep.Rollups, rep.SessionTexts = len(rollups), len(sessions)
-	if rep.Matched() == 0 {
+	if rep.Matched()+rep.Copies() == 0 {
 		if rep.Wider, err = s.wider(ctx, c); err != nil {
 			return nil, err
 		}
@@ -152,7 +152,7 @@ func (s *ForgetService) Purge(ctx context.Context, c recall.PurgeCriteria) (*rec
 		if err := purgeCopies(ctx, tx, c, kind, ids, rep); err != nil {
 			return err
 		}
-		if rep.Matched()+rep.Sessions+rep.Rollups+rep.SessionTexts == 0 {
+		if rep.Matched()+rep.Copies()+rep.Sessions == 0 {
 			return nil
 		}
 		if rep.Upkeep.FTS, err = compactFTS(ctx, tx, table, rep.Matched(), true); err != nil {
@@ -180,7 +180,7 @@ func (s *ForgetService) Purge(ctx context.Context, c recall.PurgeCriteria) (*rec
 	if rep.Upkeep.WALTruncated, err = s.db.checkpointTruncate(ctx, purgeRetries); err != nil {
 		return nil, err
 	}
-	if rep.Matched() == 0 {
+	if rep.Matched()+rep.Copies() == 0 {
 		if rep.Wider, err = s.wider(ctx, c); err != nil {
 			return nil, err
 		}

@@ -169,7 +169,7 @@ func (a *app) printPurgePlan(rep *recall.PurgeReport, jsonOut bool) error {
 		}
 		return writeJSON(a.stdout, rep)
 	}
-	if rep.Matched() == 0 {
+	if rep.Matched()+rep.Copies() == 0 {
 		fprintf(a.stdout, "Nothing matches %s: nothing to purge.\n", rep.Criteria)
 		return nil
 	}
@@ -208,7 +208,7 @@ func (a *app) printPurge(rep *recall.PurgeReport, jsonOut bool) error {
 		return writeJSON(a.stdout, rep)
 	}
 	u := rep.Upkeep
-	if rep.Matched() == 0 {
+	if rep.Matched()+rep.Copies()+rep.Sessions == 0 {
 		fprintf(a.stdout, "Nothing matches %s: nothing was deleted (file rewritten: %v, WAL truncated: %v).\n", rep.Criteria, u.Vacuumed, u.WALTruncated)
 		return nil
 	}
@@ -249,7 +249,7 @@ func widerError(rep *recall.PurgeReport) error {
 // scrubViews brings the markdown views in line with the store after a
 // purge: at once, not at the next session start.
 func (a *app) scrubViews(ctx context.Context, c recall.PurgeCriteria, rep *recall.PurgeReport) error {
-	if rep.Matched()+rep.Sessions+rep.Rollups+rep.SessionTexts == 0 {
+	if rep.Matched()+rep.Copies()+rep.Sessions == 0 {
 		return nil
 	}
 	if _, err := os.Stat(a.memoryDir()); os.IsNotExist(err) {
