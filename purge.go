@@ -13,6 +13,17 @@ const (
 	PurgeMemories     = "memories"
 )
 
+// Purge search rules, narrowest first: how the words of --search must
+// occur in an entry for it to match.
+const (
+	MatchWords     = "words"     // every word of the query as a whole word
+	MatchPrefix    = "prefix"    // every word as the start of a word ("AKIA" finds AKIAIOSFODNN7EXAMPLE)
+	MatchSubstring = "substring" // the query as typed, anywhere, ignoring ASCII case
+)
+
+// MatchRules lists the rules narrowest first.
+var MatchRules = []string{MatchWords, MatchPrefix, MatchSubstring}
+
 // PurgeCriteria selects what a purge removes (seed 003). Set fields combine
 // with AND; at least one must be set.
 type PurgeCriteria struct {
@@ -25,7 +36,16 @@ type PurgeCriteria struct {
 	OlderThanDays *int       // requires Type; resolved into Cutoff
 	Cutoff        *time.Time // set by the policy from OlderThanDays and the clock
 	Search        string     // every word must match; never logged, it may be the secret
+	Match         string     // how Search matches: MatchWords (default), MatchPrefix or MatchSubstring
 	Memories      bool       // purge memories and all their versions instead of observations
+}
+
+// MatchRule is the search rule in force: Match, or MatchWords when unset.
+func (c PurgeCriteria) MatchRule() string {
+	if c.Match == "" {
+		return MatchWords
+	}
+	return c.Match
 }
 
 // Target names what the criteria purge.
@@ -63,6 +83,10 @@ func (c PurgeCriteria) Validate() error {
 		return Errorf(EINVALID, "--id %s is a memory id: add --memories to purge memories.", c.MemoryID)
 	case c.Search != "" && strings.TrimSpace(c.Search) == "":
 		return Errorf(EINVALID, "--search needs some words to match.")
+	case c.Match != "" && c.Match != MatchWords && c.Match != MatchPrefix && c.Match != MatchSubstring:
+		return Errorf(EINVALID, "Invalid --match %q: use words, prefix or substring.", c.Match)
+	case c.Match != "" && c.Search == "":
+		return Errorf(EINVALID, "--match says how --search matches: give --search too.")
 	}
 	return nil
 }
@@ -96,6 +120,9 @@ func (c PurgeCriteria) Describe() string {
 	if c.Search != "" {
 		parts = append(parts, "--search (withheld)")
 	}
+	if c.Match != "" && c.Match != MatchWords {
+		parts = append(parts, "--match "+c.Match)
+	}
 	if c.Memories {
 		parts = append(parts, "--memories")
 	}
@@ -113,19 +140,29 @@ type PurgeItem struct {
 	Text     string    `json:"text"` // a one-line excerpt
 	Versions int       `json:"versions,omitempty"`
 	Deleted  bool      `json:"deleted,omitempty"` // a memory that only survives in its history
+	Rule     string    `json:"rule,omitempty"`    // with --search: the narrowest rule the entry matches
 }
 
 // PurgeReport says what a purge matched or removed.
 type PurgeReport struct {
-	DryRun       bool        `json:"dry_run"`
-	Target       string      `json:"target"`
-	Criteria     string      `json:"criteria"`
-	Observations int         `json:"observations"`
-	Memories     int         `json:"memories"`
-	Versions     int         `json:"versions"`
-	Sessions     int         `json:"sessions"`
-	Sample       []PurgeItem `json:"sample,omitempty"`
-	Upkeep       *Upkeep     `json:"upkeep,omitempty"`
+	DryRun       bool   `json:"dry_run"`
+	Target       string `json:"target"`
+	Criteria     string `json:"criteria"`
+	Observations int    `json:"observations"`
+	Memories     int    `json:"memories"`
+	Versions     int    `json:"versions"`
+	Sessions     int    `json:"sessions"`
+	// Copies of the purged text elsewhere: rollups built from a purged
+	// entry or holding the search text (deleted, their other sources left
+	// to be rolled up again), and sessions whose summary or learned text
+	// holds it (that text cleared).
+	Rollups      int `json:"rollups"`
+	SessionTexts int `json:"session_texts"`
+	// Wider, when --search matched nothing, says what a wider rule would
+	// match, so that a purge never quietly misses what the user typed.
+	Wider  *PurgeWider `json:"wider,omitempty"`
+	Sample []PurgeItem `json:"sample,omitempty"`
+	Upkeep *Upkeep     `json:"upkeep,omitempty"`
 }
 
 // Matched is the number of entries the purge matches: observations, or
@@ -136,6 +173,16 @@ func (r *PurgeReport) Matched() int {
 	}
 	return r.Observations
 }
+
+// PurgeWider is what the next wider --match rule would match.
+type PurgeWider struct {
+	Match   string `json:"match"`
+	Matches int    `json:"matches"`
+}
+
+// Copies is the number of copies that go with the matches: rollups and
+// session texts.
+func (r *PurgeReport) Copies() int { return r.Rollups + r.SessionTexts }
 
 // Upkeep is the storage maintenance run after deletions.
 type Upkeep struct {

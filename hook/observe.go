@@ -20,6 +20,11 @@ type Options struct {
 	Project string
 	// Now stamps the observations.
 	Now time.Time
+	// Redactor, when set, cleans every text before it is trimmed: a trim
+	// can cut a secret so that the store's redactor no longer recognises
+	// what is left of it (a key body without its BEGIN line, a token
+	// split by the trim marker).
+	Redactor recall.Redactor
 }
 
 func (opt Options) withDefaults(p *Payload) Options {
@@ -43,6 +48,7 @@ func Observations(p *Payload, opt Options) []*recall.Observation {
 	opt = opt.withDefaults(p)
 	o := &recall.Observation{At: opt.Now, Session: p.SessionID, Project: opt.Project}
 	meta := map[string]any{}
+	c := &clipper{redactor: opt.Redactor}
 	switch p.Event {
 	case EventSessionStart:
 		o.Type = recall.ObsSessionStart
@@ -50,14 +56,14 @@ func Observations(p *Payload, opt Options) []*recall.Observation {
 		meta["source"], meta["model"] = p.Source, p.Model
 	case EventUserPromptSubmit:
 		o.Type = recall.ObsUserPrompt
-		o.Content = Trim(p.Prompt, max(opt.MaxOutputBytes, maxPromptBytes))
+		o.Content = c.clip(p.Prompt, max(opt.MaxOutputBytes, maxPromptBytes))
 	case EventPostToolUse:
-		toolObservation(o, p, opt.MaxOutputBytes, meta)
+		toolObservation(o, p, c, opt.MaxOutputBytes, meta)
 	case EventPreCompact:
 		o.Type = "context_compact"
 		o.Content = "Context compacted (" + or(p.Trigger, "auto") + ")"
 		if p.CustomInstructions != "" {
-			o.Content += ": " + Trim(p.CustomInstructions, opt.MaxOutputBytes)
+			o.Content += ": " + c.clip(p.CustomInstructions, opt.MaxOutputBytes)
 		}
 	case EventSessionEnd:
 		o.Type = recall.ObsSessionEnd
@@ -72,13 +78,14 @@ func Observations(p *Payload, opt Options) []*recall.Observation {
 	if p.TranscriptPath != "" && (p.Event == EventSessionStart || p.Event == EventSessionEnd) {
 		meta["transcript_path"] = p.TranscriptPath
 	}
+	c.record(meta)
 	o.Metadata = metadata(meta)
 	return []*recall.Observation{o}
 }
 
 // toolObservation maps a tool call to a typed observation: what the agent
 // did, on which file, and a trimmed view of the result.
-func toolObservation(o *recall.Observation, p *Payload, limit int, meta map[string]any) {
+func toolObservation(o *recall.Observation, p *Payload, c *clipper, limit int, meta map[string]any) {
 	in := fields(p.ToolInput)
 	resp := fields(p.ToolResponse)
 	o.Tool = p.ToolName
@@ -97,7 +104,7 @@ func toolObservation(o *recall.Observation, p *Payload, limit int, meta map[stri
 		}
 		o.Content = "$ " + str(in, "command")
 		if out != "" {
-			o.Content += "\n" + Trim(out, limit)
+			o.Content += "\n" + c.clip(out, limit)
 		}
 		if d := str(in, "description"); d != "" {
 			meta["description"] = d
@@ -107,10 +114,10 @@ func toolObservation(o *recall.Observation, p *Payload, limit int, meta map[stri
 		o.Content = "Read " + o.File
 	case name == "Write":
 		o.Type, o.File = recall.ObsFileWrite, str(in, "file_path")
-		o.Content = "Wrote " + o.File + "\n" + Trim(str(in, "content"), limit)
+		o.Content = "Wrote " + o.File + "\n" + c.clip(str(in, "content"), limit)
 	case name == "Edit" || name == "MultiEdit" || name == "NotebookEdit":
 		o.Type, o.File = recall.ObsFileEdit, or(str(in, "file_path"), str(in, "notebook_path"))
-		o.Content = "Edited " + o.File + "\n" + Trim(editText(in), limit)
+		o.Content = "Edited " + o.File + "\n" + c.clip(editText(in), limit)
 	case name == "Grep" || name == "Glob":
 		o.Type, o.File = recall.ObsSearch, str(in, "path")
 		o.Content = strings.ToLower(name) + " " + str(in, "pattern")
@@ -125,16 +132,16 @@ func toolObservation(o *recall.Observation, p *Payload, limit int, meta map[stri
 		o.Content = "fetch " + str(in, "url") + ": " + str(in, "prompt")
 	case name == "Task":
 		o.Type = "agent_task"
-		o.Content = or(str(in, "description"), "task") + "\n" + Trim(str(in, "prompt"), limit)
+		o.Content = or(str(in, "description"), "task") + "\n" + c.clip(str(in, "prompt"), limit)
 	case name == "TodoWrite":
 		o.Type = "todo"
-		o.Content = Trim(rawText(p.ToolInput), limit)
+		o.Content = c.clip(rawText(p.ToolInput), limit)
 	case strings.HasPrefix(name, "mcp__"):
 		o.Type = recall.ObsMCPCall
-		o.Content = name + " " + Trim(rawText(p.ToolInput), limit/2) + "\n" + Trim(rawText(p.ToolResponse), limit/2)
+		o.Content = name + " " + c.clip(rawText(p.ToolInput), limit/2) + "\n" + c.clip(rawText(p.ToolResponse), limit/2)
 	default:
 		o.Type = "tool_use"
-		o.Content = name + " " + Trim(rawText(p.ToolInput), limit)
+		o.Content = name + " " + c.clip(rawText(p.ToolInput), limit)
 	}
 	o.Content = strings.TrimRight(o.Content, "\n ")
 }

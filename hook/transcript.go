@@ -109,8 +109,13 @@ func TurnObservations(p *Payload, t *Turn, opt Options) []*recall.Observation {
 	var out []*recall.Observation
 	add := func(typ string, parts []string) {
 		if len(parts) > 0 {
-			out = append(out, &recall.Observation{At: opt.Now, Type: typ, Session: p.SessionID, Project: opt.Project,
-				Content: Trim(strings.Join(parts, "\n\n"), limit)})
+			c := &clipper{redactor: opt.Redactor}
+			o := &recall.Observation{At: opt.Now, Type: typ, Session: p.SessionID, Project: opt.Project,
+				Content: c.clip(strings.Join(parts, "\n\n"), limit)}
+			meta := map[string]any{}
+			c.record(meta)
+			o.Metadata = metadata(meta)
+			out = append(out, o)
 		}
 	}
 	add(recall.ObsAgentThinking, t.Thinking)

@@ -11,20 +11,7 @@ func (db *DB) Exec(ctx context.Context, query string, args ...any) error {
 
 // Strings returns the first column of every row of a query.
 func (db *DB) Strings(ctx context.Context, query string, args ...any) ([]string, error) {
-	rows, err := db.read.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
+	return queryStrings(ctx, db.read, query, args...)
 }
 
 // WriterPragma reads an integer pragma on the writer connection.

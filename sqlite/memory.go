@@ -65,7 +65,7 @@ func (db *DB) clean(m *recall.Memory) error {
 	if strings.TrimSpace(m.Content) == "" && m.Title == "" {
 		return recall.Errorf(recall.EINVALID, "Empty memory: give some content (a file, stdin or text) or a title.")
 	}
-	return db.redactFields(&m.Metadata, &m.Title, &m.Content, &m.Context)
+	return db.redactFields(&m.Metadata, &m.Tags, &m.Title, &m.Content, &m.Context, &m.Category)
 }
 
 func validateTierStatus(tier, status string) error {

@@ -65,53 +65,7 @@ func (db *DB) cleanObservation(o *recall.Observation) error {
 	if len(o.Content) > db.maxContent() {
 		return recall.Errorf(recall.ETOOLARGE, "Observation content is %d bytes, over the limit of %d: trim it or raise [limits] max_content_bytes.", len(o.Content), db.maxContent())
 	}
-	return db.redactFields(&o.Metadata, &o.Content, &o.File)
-}
-
-// redactFields redacts every field in place and records the counts of
-// what it removed in meta.
-func (db *DB) redactFields(meta *json.RawMessage, fields ...*string) error {
-	if db.Redactor == nil {
-		return nil
-	}
-	counts := map[string]int{}
-	for _, f := range fields {
-		if *f == "" {
-			continue
-		}
-		out, c := db.Redactor.Redact(*f)
-		*f = out
-		for k, n := range c {
-			counts[k] += n
-		}
-	}
-	if len(counts) == 0 {
-		return nil
-	}
-	m, err := withRedactionCounts(*meta, counts)
-	if err != nil {
-		return err
-	}
-	*meta = m
-	return nil
-}
-
-// withRedactionCounts records how many secrets of each kind were removed
-// under metadata key "redacted" (of an observation or a memory), so that a
-// reader knows text is missing without learning the secret.
-func withRedactionCounts(meta json.RawMessage, counts map[string]int) (json.RawMessage, error) {
-	obj := map[string]json.RawMessage{}
-	if len(meta) > 0 {
-		if err := json.Unmarshal(meta, &obj); err != nil {
-			return nil, recall.Errorf(recall.EINVALID, "Metadata must be a JSON object, like {\"source\": \"web\"}.")
-		}
-	}
-	c, err := json.Marshal(counts)
-	if err != nil {
-		return nil, err
-	}
-	obj["redacted"] = c
-	return json.Marshal(obj)
+	return db.redactFields(&o.Metadata, nil, &o.Content, &o.File, &o.Key)
 }
 
 const observationColumns = `o.id, o.at, o.type, o.key, o.session, o.project, o.tool, o.file, o.content, o.metadata, o.status, o.pinned`

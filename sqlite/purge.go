@@ -11,49 +11,111 @@ import (
 // errNoPurgeTerms is returned for a --search without a searchable word.
 var errNoPurgeTerms = recall.Errorf(recall.EINVALID, "--search has no words to match: give letters or digits, for example --search \"sk-proj\".")
 
-// PlanPurge counts the matches and returns the first sample of them.
+// PlanPurge counts the matches and the copies a purge would remove with
+// them, returns the first sample of the matches, and when a search
+// matched nothing, what a wider --match rule would match.
 func (s *ForgetService) PlanPurge(ctx context.Context, c recall.PurgeCriteria, sample int) (*recall.PurgeReport, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
+	rep, ids, err := s.plan(ctx, c, sample)
+	if err != nil {
+		return nil, err
+	}
+	kind := "observation"
+	if c.Memories {
+		kind = "memory"
+	}
+	rollups, sessions, err := findCopies(ctx, s.db.read, c, kind, ids)
+	if err != nil {
+		return nil, err
+	}
+	rep.Rollups, rep.SessionTexts = len(rollups), len(sessions)
+	if rep.Matched()+rep.Copies() == 0 {
+		if rep.Wider, err = s.wider(ctx, c); err != nil {
+			return nil, err
+		}
+	}
+	return rep, nil
+}
+
+// plan finds what c matches: the report with its counts and sample, and
+// the ids of every match.
+func (s *ForgetService) plan(ctx context.Context, c recall.PurgeCriteria, sample int) (*recall.PurgeReport, []string, error) {
 	rep := &recall.PurgeReport{DryRun: true, Target: c.Target(), Criteria: c.Describe()}
 	if c.Memories {
 		ms, err := findPurgeMemories(ctx, s.db.read, c)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		rep.Memories = len(ms)
+		ids := make([]string, len(ms))
 		for i, m := range ms {
+			ids[i] = m.ID
 			rep.Versions += m.Versions
 			if i < sample {
 				rep.Sample = append(rep.Sample, m)
 			}
 		}
-		return rep, nil
+		return rep, ids, nil
 	}
 	where, args, err := wherePurgeObservations(c)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if err := s.db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM observations o WHERE `+where, args...).Scan(&rep.Observations); err != nil {
-		return nil, fmt.Errorf("count purge: %w", err)
+	ids, err := queryStrings(ctx, s.db.read, `SELECT CAST(o.id AS TEXT) FROM observations o WHERE `+where, args...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("count purge: %w", err)
 	}
-	rows, err := s.db.read.QueryContext(ctx, `SELECT o.id, o.at, o.type, o.session, o.project, substr(o.content, 1, 200)
+	rep.Observations = len(ids)
+	rows, err := s.db.read.QueryContext(ctx, `SELECT o.id, o.at, o.type, o.session, o.project, substr(o.content, 1, 200), `+observationText+`
 		FROM observations o WHERE `+where+` ORDER BY o.at, o.id LIMIT ?`, append(args, sample)...)
 	if err != nil {
-		return nil, fmt.Errorf("sample purge: %w", err)
+		return nil, nil, fmt.Errorf("sample purge: %w", err)
 	}
 	defer rows.Close()
+	match, _ := newPurgeMatch(c) // wherePurgeObservations has checked it
 	for rows.Next() {
 		var it recall.PurgeItem
 		var id, at int64
-		if err := rows.Scan(&id, &at, &it.Type, &it.Session, &it.Project, &it.Text); err != nil {
-			return nil, err
+		var text string
+		if err := rows.Scan(&id, &at, &it.Type, &it.Session, &it.Project, &it.Text, &text); err != nil {
+			return nil, nil, err
 		}
 		it.ID, it.At = fmt.Sprint(id), fromMS(at)
+		if match != nil {
+			it.Rule = match.label(text)
+		}
 		rep.Sample = append(rep.Sample, it)
 	}
-	return rep, rows.Err()
+	return rep, ids, rows.Err()
+}
+
+// wider says what the wider --match rules would match when c's search
+// matched nothing: the first of them that matches anything, or nil.
+func (s *ForgetService) wider(ctx context.Context, c recall.PurgeCriteria) (*recall.PurgeWider, error) {
+	if c.Search == "" {
+		return nil, nil
+	}
+	m, err := newPurgeMatch(c)
+	if err != nil {
+		return nil, err
+	}
+	for w := m.wider(); w != nil; w = w.wider() {
+		wc := c
+		wc.Match = w.rule
+		rep, _, err := s.plan(ctx, wc, 0)
+		if recall.ErrorCode(err) == recall.EINVALID {
+			continue // no words for this rule
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n := rep.Matched(); n > 0 {
+			return &recall.PurgeWider{Match: w.rule, Matches: n}, nil
+		}
+	}
+	return nil, nil
 }
 
 // purgeRetries bounds how often VACUUM and the WAL checkpoint are tried
@@ -76,20 +138,31 @@ func (s *ForgetService) Purge(ctx context.Context, c recall.PurgeCriteria) (*rec
 	rep := &recall.PurgeReport{Target: c.Target(), Criteria: c.Describe(), Upkeep: &recall.Upkeep{SecureDelete: true}}
 	err := s.db.secureUpdate(ctx, func(tx *Tx) error {
 		var err error
-		table := "observations_fts"
+		var ids []string
+		table, kind := "observations_fts", "observation"
 		if c.Memories {
-			table = "memories_fts"
-			err = purgeMemories(ctx, tx, c, rep)
+			table, kind = "memories_fts", "memory"
+			ids, err = purgeMemories(ctx, tx, c, rep)
 		} else {
-			err = purgeObservations(ctx, tx, c, rep)
+			ids, err = purgeObservations(ctx, tx, c, rep)
 		}
-		if err != nil || rep.Matched()+rep.Sessions == 0 {
+		if err != nil {
 			return err
+		}
+		if err := purgeCopies(ctx, tx, c, kind, ids, rep); err != nil {
+			return err
+		}
+		if rep.Matched()+rep.Copies()+rep.Sessions == 0 {
+			return nil
 		}
 		if rep.Upkeep.FTS, err = compactFTS(ctx, tx, table, rep.Matched(), true); err != nil {
 			return err
 		}
-		counts := map[string]int{"observations": rep.Observations, "memories": rep.Memories, "versions": rep.Versions, "sessions": rep.Sessions}
+		if _, err := compactFTS(ctx, tx, "memory_rollups_fts", rep.Rollups, true); err != nil {
+			return err
+		}
+		counts := map[string]int{"observations": rep.Observations, "memories": rep.Memories, "versions": rep.Versions, "sessions": rep.Sessions,
+			"rollups": rep.Rollups, "session_texts": rep.SessionTexts}
 		if err := audit(ctx, tx, "purge", rep.Criteria, counts); err != nil {
 			return err
 		}
@@ -107,6 +180,11 @@ func (s *ForgetService) Purge(ctx context.Context, c recall.PurgeCriteria) (*rec
 	if rep.Upkeep.WALTruncated, err = s.db.checkpointTruncate(ctx, purgeRetries); err != nil {
 		return nil, err
 	}
+	if rep.Matched()+rep.Copies() == 0 {
+		if rep.Wider, err = s.wider(ctx, c); err != nil {
+			return nil, err
+		}
+	}
 	if c.Memories { // the cached vector index holds quantised traces of purged memories
 		if err := s.db.DropVectorCache(); err != nil {
 			return nil, err
@@ -116,8 +194,9 @@ func (s *ForgetService) Purge(ctx context.Context, c recall.PurgeCriteria) (*rec
 }
 
 // wherePurgeObservations turns criteria into a condition over alias o.
-// Search requires every word, unlike ranked search which ORs them: a purge
-// must not widen to anything sharing one common word.
+// Search requires every word (or prefix, or the substring), unlike ranked
+// search which ORs them: a purge must not widen to anything sharing one
+// common word.
 func wherePurgeObservations(c recall.PurgeCriteria) (string, []any, error) {
 	f := recall.ObservationFilter{Until: c.Until()}
 	if c.ObservationID != 0 {
@@ -133,43 +212,40 @@ func wherePurgeObservations(c recall.PurgeCriteria) (string, []any, error) {
 		}
 	}
 	where, args := whereObservations(f)
-	if c.Search != "" {
-		q, err := allTermsQuery(c.Search)
-		if err != nil {
-			return "", nil, err
-		}
-		where += " AND o.id IN (SELECT rowid FROM observations_fts WHERE observations_fts MATCH ?)"
-		args = append(args, q)
+	match, err := newPurgeMatch(c)
+	if err != nil || match == nil {
+		return where, args, err
 	}
-	return where, args, nil
+	cond, cargs := match.cond("o.id", "observations_fts", observationText)
+	return where + " AND " + cond, append(args, cargs...), nil
 }
 
-// allTermsQuery builds an FTS5 query that matches documents holding every
-// word of text.
-func allTermsQuery(text string) (string, error) {
-	terms := QueryTerms(text)
-	if len(terms) == 0 {
-		return "", errNoPurgeTerms
-	}
-	return `"` + strings.Join(terms, `" AND "`) + `"`, nil
-}
+// observationText is every free-text column of an observation row, for
+// substring matches and for naming the rule an entry matched.
+const observationText = `o.content || ' ' || o.file || ' ' || o.key || ' ' || o.tool || ' ' || o.metadata`
 
-func purgeObservations(ctx context.Context, tx *Tx, c recall.PurgeCriteria, rep *recall.PurgeReport) error {
+// purgeObservations deletes the matched observations and returns their
+// ids, by which the rollups built from them are found.
+func purgeObservations(ctx context.Context, tx *Tx, c recall.PurgeCriteria, rep *recall.PurgeReport) ([]string, error) {
 	where, args, err := wherePurgeObservations(c)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	var ids []string
+	if ids, err = queryStrings(ctx, tx, `SELECT CAST(o.id AS TEXT) FROM observations o WHERE `+where, args...); err != nil {
+		return nil, fmt.Errorf("purge observations: %w", err)
 	}
 	touched := map[string]bool{}
-	rep.Observations, err = deleteObservations(ctx, tx, touched, `id IN (SELECT o.id FROM observations o WHERE `+where+`)`, args...)
+	rep.Observations, err = deleteObservations(ctx, tx, touched, `id IN (SELECT CAST(value AS INTEGER) FROM json_each(?))`, jsonList(ids))
 	if err != nil {
-		return fmt.Errorf("purge observations: %w", err)
+		return nil, fmt.Errorf("purge observations: %w", err)
 	}
 	if rep.Sessions, err = dropEmptySessions(ctx, tx, touched); err != nil {
-		return err
+		return nil, err
 	}
 	n, err := purgeWholeSessions(ctx, tx, c)
 	rep.Sessions += n
-	return err
+	return ids, err
 }
 
 // purgeWholeSessions deletes the session rows themselves, summary included,

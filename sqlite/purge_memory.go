@@ -4,9 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
-	"unicode"
 
 	"github.com/recall-mem/recall"
 )
@@ -14,21 +15,20 @@ import (
 // findPurgeMemories returns the memories a purge matches, oldest first: live
 // memories and deleted ones that survive only in their history, judged by
 // their last snapshot. A search matches the live text through the FTS index
-// and every earlier version word by word, because a secret edited out of a
-// memory still sits in its versions.
+// (or, for substrings, by scanning it) and every earlier version in Go,
+// because a secret edited out of a memory still sits in its versions.
 func findPurgeMemories(ctx context.Context, q querier, c recall.PurgeCriteria) ([]recall.PurgeItem, error) {
-	var terms []string
-	var inHistory map[string]bool
-	if c.Search != "" {
-		if terms = QueryTerms(c.Search); len(terms) == 0 {
-			return nil, errNoPurgeTerms
-		}
-		var err error
-		if inHistory, err = historyMatches(ctx, q, c.MemoryID, terms); err != nil {
+	match, err := newPurgeMatch(c)
+	if err != nil {
+		return nil, err
+	}
+	var inHistory map[string]string
+	if match != nil {
+		if inHistory, err = historyMatches(ctx, q, c.MemoryID, match); err != nil {
 			return nil, err
 		}
 	}
-	live, err := livePurgeMemories(ctx, q, c, inHistory)
+	live, err := livePurgeMemories(ctx, q, c, match, inHistory)
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +41,11 @@ func findPurgeMemories(ctx context.Context, q querier, c recall.PurgeCriteria) (
 	return out, nil
 }
 
-func livePurgeMemories(ctx context.Context, q querier, c recall.PurgeCriteria, inHistory map[string]bool) ([]recall.PurgeItem, error) {
+// memoryText is every free-text column of a memory row, for substring
+// matches and for naming the rule an entry matched.
+const memoryText = `m.title || ' ' || m.content || ' ' || m.context || ' ' || m.category || ' ' || m.tags || ' ' || m.metadata`
+
+func livePurgeMemories(ctx context.Context, q querier, c recall.PurgeCriteria, match *purgeMatch, inHistory map[string]string) ([]recall.PurgeItem, error) {
 	conds := []string{"1"}
 	var args []any
 	add := func(cond string, v any) { conds, args = append(conds, cond), append(args, v) }
@@ -57,16 +61,13 @@ func livePurgeMemories(ctx context.Context, q querier, c recall.PurgeCriteria, i
 	if u := c.Until(); u != nil {
 		add("m.created_at < ?", ms(*u))
 	}
-	if c.Search != "" {
-		fts, err := allTermsQuery(c.Search)
-		if err != nil {
-			return nil, err
-		}
-		conds = append(conds, "(m.seq IN (SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?) OR m.id IN (SELECT value FROM json_each(?)))")
-		args = append(args, fts, idList(inHistory))
+	if match != nil {
+		cond, cargs := match.cond("m.seq", "memories_fts", memoryText)
+		conds = append(conds, "("+cond+" OR m.id IN (SELECT value FROM json_each(?)))")
+		args = append(append(args, cargs...), idList(inHistory))
 	}
 	rows, err := q.QueryContext(ctx, `SELECT m.id, m.created_at, m.type, m.project, CASE WHEN m.title != '' THEN m.title ELSE substr(m.content, 1, 200) END,
-		(SELECT COUNT(*) FROM memory_versions v WHERE v.memory_id = m.id)
+		(SELECT COUNT(*) FROM memory_versions v WHERE v.memory_id = m.id), `+memoryText+`
 		FROM memories m WHERE `+strings.Join(conds, " AND ")+` ORDER BY m.created_at, m.id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("find purge memories: %w", err)
@@ -76,10 +77,19 @@ func livePurgeMemories(ctx context.Context, q querier, c recall.PurgeCriteria, i
 	for rows.Next() {
 		var it recall.PurgeItem
 		var at int64
-		if err := rows.Scan(&it.ID, &at, &it.Type, &it.Project, &it.Text, &it.Versions); err != nil {
+		var text string
+		if err := rows.Scan(&it.ID, &at, &it.Type, &it.Project, &it.Text, &it.Versions, &text); err != nil {
 			return nil, err
 		}
 		it.At = fromMS(at)
+		if match != nil {
+			if it.Rule = match.ruleOf(text); it.Rule == "" {
+				it.Rule = inHistory[it.ID]
+			}
+			if it.Rule == "" {
+				it.Rule = match.rule
+			}
+		}
 		out = append(out, it)
 	}
 	return out, rows.Err()
@@ -87,7 +97,7 @@ func livePurgeMemories(ctx context.Context, q querier, c recall.PurgeCriteria, i
 
 // deletedPurgeMemories matches memories deleted with `recall delete`, whose
 // content lives on in memory_versions, against their last snapshot.
-func deletedPurgeMemories(ctx context.Context, q querier, c recall.PurgeCriteria, inHistory map[string]bool) ([]recall.PurgeItem, error) {
+func deletedPurgeMemories(ctx context.Context, q querier, c recall.PurgeCriteria, inHistory map[string]string) ([]recall.PurgeItem, error) {
 	query := `SELECT v.memory_id, v.snapshot, (SELECT COUNT(*) FROM memory_versions w WHERE w.memory_id = v.memory_id)
 		FROM memory_versions v
 		WHERE v.version = (SELECT MAX(w.version) FROM memory_versions w WHERE w.memory_id = v.memory_id)
@@ -114,7 +124,7 @@ func deletedPurgeMemories(ctx context.Context, q querier, c recall.PurgeCriteria
 			return nil, fmt.Errorf("snapshot of %s: %w", id, err)
 		}
 		if (c.Project != "" && m.Project != c.Project) || (c.Type != "" && m.Type != c.Type) ||
-			(until != nil && !m.CreatedAt.Before(*until)) || (c.Search != "" && !inHistory[id]) {
+			(until != nil && !m.CreatedAt.Before(*until)) || (c.Search != "" && inHistory[id] == "") {
 			continue
 		}
 		text := m.Title
@@ -122,14 +132,15 @@ func deletedPurgeMemories(ctx context.Context, q querier, c recall.PurgeCriteria
 			text = m.Content
 		}
 		out = append(out, recall.PurgeItem{ID: id, At: m.CreatedAt, Type: m.Type, Project: m.Project,
-			Text: firstRunes(text, 200), Versions: n, Deleted: true})
+			Text: firstRunes(text, 200), Versions: n, Deleted: true, Rule: inHistory[id]})
 	}
 	return out, rows.Err()
 }
 
-// historyMatches returns the ids of memories with a version whose title,
-// content, tags or context hold every term as a word.
-func historyMatches(ctx context.Context, q querier, id string, terms []string) (map[string]bool, error) {
+// historyMatches returns the ids of memories with a version whose text
+// (title, content, context, category, tags, metadata) matches, each with
+// the narrowest rule any version matches.
+func historyMatches(ctx context.Context, q querier, id string, match *purgeMatch) (map[string]string, error) {
 	query, args := `SELECT memory_id, snapshot FROM memory_versions`, []any{}
 	if id != "" {
 		query, args = query+` WHERE memory_id = ?`, append(args, id)
@@ -139,50 +150,35 @@ func historyMatches(ctx context.Context, q querier, id string, terms []string) (
 		return nil, fmt.Errorf("search versions: %w", err)
 	}
 	defer rows.Close()
-	out := map[string]bool{}
+	out := map[string]string{}
 	for rows.Next() {
 		var mid, snap string
 		if err := rows.Scan(&mid, &snap); err != nil {
 			return nil, err
 		}
-		if out[mid] {
+		if out[mid] == recall.MatchWords {
 			continue
 		}
 		var m recall.Memory
 		if err := json.Unmarshal([]byte(snap), &m); err != nil {
 			return nil, fmt.Errorf("snapshot of %s: %w", mid, err)
 		}
-		if holdsAll(m.Title+" "+m.Content+" "+m.Context+" "+strings.Join(m.Tags, " "), terms) {
-			out[mid] = true
+		text := strings.Join([]string{m.Title, m.Content, m.Context, m.Category, strings.Join(m.Tags, " "), string(m.Metadata)}, " ")
+		if r := match.ruleOf(text); r != "" && (out[mid] == "" || narrower(r, out[mid])) {
+			out[mid] = r
 		}
 	}
 	return out, rows.Err()
 }
 
-// holdsAll reports whether text has every term as a word, split the way
-// QueryTerms splits queries.
-func holdsAll(text string, terms []string) bool {
-	words := map[string]bool{}
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	}) {
-		words[w] = true
-	}
-	for _, t := range terms {
-		if !words[t] {
-			return false
-		}
-	}
-	return true
+// narrower reports whether rule a is narrower than rule b.
+func narrower(a, b string) bool {
+	return slices.Index(recall.MatchRules, a) < slices.Index(recall.MatchRules, b)
 }
 
-func idList(ids map[string]bool) string {
-	list := make([]string, 0, len(ids))
-	for id := range ids {
-		list = append(list, id)
-	}
-	buf, _ := json.Marshal(list)
-	return string(buf)
+// idList encodes the keys of a set as a JSON array for json_each.
+func idList[V any](ids map[string]V) string {
+	return jsonList(slices.Collect(maps.Keys(ids)))
 }
 
 func firstRunes(s string, n int) string {
@@ -193,25 +189,26 @@ func firstRunes(s string, n int) string {
 }
 
 // purgeMemories deletes the matched memories and every version of them;
-// their vectors go with them through the foreign key's cascade.
-func purgeMemories(ctx context.Context, tx *Tx, c recall.PurgeCriteria, rep *recall.PurgeReport) error {
+// their vectors go with them through the foreign key's cascade. It returns
+// their ids, by which the rollups built from them are found.
+func purgeMemories(ctx context.Context, tx *Tx, c recall.PurgeCriteria, rep *recall.PurgeReport) ([]string, error) {
 	items, err := findPurgeMemories(ctx, tx, c)
 	if err != nil || len(items) == 0 {
-		return err
+		return nil, err
 	}
-	ids := map[string]bool{}
-	for _, it := range items {
-		ids[it.ID] = true
+	ids := make([]string, len(items))
+	for i, it := range items {
+		ids[i] = it.ID
 	}
-	list := idList(ids)
+	list := jsonList(ids)
 	if _, err := tx.ExecContext(ctx, `DELETE FROM memories WHERE id IN (SELECT value FROM json_each(?))`, list); err != nil {
-		return fmt.Errorf("purge memories: %w", err)
+		return nil, fmt.Errorf("purge memories: %w", err)
 	}
 	res, err := tx.ExecContext(ctx, `DELETE FROM memory_versions WHERE memory_id IN (SELECT value FROM json_each(?))`, list)
 	if err != nil {
-		return fmt.Errorf("purge versions: %w", err)
+		return nil, fmt.Errorf("purge versions: %w", err)
 	}
 	versions, err := res.RowsAffected()
 	rep.Memories, rep.Versions = len(items), int(versions)
-	return err
+	return ids, err
 }

@@ -226,7 +226,7 @@ func storeHolds(t *testing.T, dir, marker string) bool {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, needle := range []string{marker, strings.ToLower(marker), strings.ToLower(marker[len(marker)-8:])} {
+		for _, needle := range []string{marker, strings.ToLower(marker), strings.ToLower(marker[max(len(marker)-8, 0):])} {
 			if bytes.Contains(buf, []byte(needle)) {
 				t.Logf("%s holds %q", e.Name(), needle)
 				found = true
@@ -246,9 +246,11 @@ func FuzzForgetService_PlanPurge(f *testing.F) {
 	svc := sqlite.NewForgetService(db)
 	f.Fuzz(func(t *testing.T, search string) {
 		for _, memories := range []bool{false, true} {
-			_, err := svc.PlanPurge(context.Background(), recall.PurgeCriteria{Search: search, Memories: memories}, 3)
-			if err != nil && recall.ErrorCode(err) != recall.EINVALID {
-				t.Fatalf("search %q: %v", search, err)
+			for _, rule := range recall.MatchRules {
+				_, err := svc.PlanPurge(context.Background(), recall.PurgeCriteria{Search: search, Match: rule, Memories: memories}, 3)
+				if err != nil && recall.ErrorCode(err) != recall.EINVALID {
+					t.Fatalf("search %q, --match %s: %v", search, rule, err)
+				}
 			}
 		}
 	})

@@ -3,6 +3,7 @@ package sqlite_test
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -61,5 +62,70 @@ func TestDB_Redactor(t *testing.T) {
 	}
 	if err := db.QuickCheck(ctx); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestDB_Redactor_EveryField writes a secret into every free-text field of
+// a memory (title, content, context, category, tags, metadata values at
+// any depth) and of an observation (content, file, key, metadata) on every
+// write path of the store: put, update, import and record. No copy of it
+// may reach the store, and the counts of what was removed are kept.
+func TestDB_Redactor_EveryField(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := sqlite.NewDB(filepath.Join(dir, "recall.db"))
+	if err := db.Open(); err != nil {
+		t.Fatal(err)
+	}
+	db.Redactor = redactAll{}
+	meta := json.RawMessage(`{"description":"export hunter2","n":12345678901234567890,"deep":{"list":["ok","hunter2"]}}`)
+	secretMemory := func(title string) *recall.Memory {
+		return &recall.Memory{Title: title + " hunter2", Content: "c", Context: "hunter2", Category: "hunter2",
+			Tags: []string{"ops", "hunter2"}, Metadata: meta}
+	}
+	mem := sqlite.NewMemoryService(db)
+	put, err := mem.PutMemory(ctx, secretMemory("put"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(put.Memory.Metadata), "12345678901234567890") {
+		t.Errorf("a number in metadata lost its digits: %s", put.Memory.Metadata)
+	}
+	if want := `"redacted":{"password":6}`; !strings.Contains(string(put.Memory.Metadata), want) {
+		t.Errorf("metadata %s, want counts %s", put.Memory.Metadata, want)
+	}
+	tags := []string{"hunter2 again"}
+	updMeta := json.RawMessage(`{"note":"hunter2"}`)
+	if _, err := mem.UpdateMemory(ctx, put.Memory.ID, recall.MemoryUpdate{Tags: &tags, MergeTags: true, Metadata: &updMeta}); err != nil {
+		t.Fatal(err)
+	}
+	caller := secretMemory("import")
+	if _, err := mem.ImportMemories(ctx, []*recall.Memory{caller}); err != nil {
+		t.Fatal(err)
+	}
+	if caller.Tags[1] != "hunter2" {
+		t.Errorf("the caller's tags were changed in place: %q", caller.Tags)
+	}
+	obs := &recall.Observation{Type: "command", Content: "x", File: "hunter2.txt", Key: "hunter2", Metadata: meta}
+	if err := sqlite.NewObservationService(db).RecordObservations(ctx, []*recall.Observation{obs}); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := mem.FindMemories(ctx, recall.MemoryFilter{})
+	if err != nil || len(got) != 2 {
+		t.Fatalf("memories %v, %v", got, err)
+	}
+	for _, m := range got {
+		if b, _ := json.Marshal(m); strings.Contains(string(b), "hunter2") {
+			t.Errorf("memory holds the secret: %s", b)
+		}
+	}
+	if err := db.Check(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if storeHolds(t, dir, "hunter2") {
+		t.Fatal("the secret reached the store")
 	}
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/recall-mem/recall"
@@ -33,15 +35,15 @@ func (a *app) openAt(ctx context.Context, now string) (time.Time, error) {
 
 // purgeFlags are purge's filters as typed.
 type purgeFlags struct {
-	before, project, session, id, typ, search, now string
-	olderThan, sample                              int
-	memories, confirm, jsonOut                     bool
+	before, project, session, id, typ, search, match, now string
+	olderThan, sample                                     int
+	memories, confirm, jsonOut                            bool
 }
 
 // criteria turns the flags into checked criteria. Every mistake in them is
 // a usage error (exit 2), and is found before the store is opened.
 func (f *purgeFlags) criteria(c *cobra.Command, now time.Time) (recall.PurgeCriteria, error) {
-	cr := recall.PurgeCriteria{Project: f.project, Session: f.session, Type: f.typ, Search: f.search, Memories: f.memories}
+	cr := recall.PurgeCriteria{Project: f.project, Session: f.session, Type: f.typ, Search: f.search, Match: f.match, Memories: f.memories}
 	if f.before != "" {
 		t, err := parseTime("before", f.before)
 		if err != nil {
@@ -86,10 +88,20 @@ counts; never content and never the --search text) and logs one line to
 stderr. Afterwards the purged text is in no file of the store.
 
 --search matches entries holding every word of the query (for memories, in
-the current text or in any earlier version). Pinned observations are purged
-like any other: pins only protect from retention sweeps.`,
+the current text or in any earlier version); --match prefix takes each word
+as the start of a word (AKIA finds AKIAIOSFODNN7EXAMPLE), --match substring
+the query anywhere in the text. A search that finds nothing while a wider
+rule would is an error (exit 1) that names the rule; the dry run shows which
+rule each entry matched.
+
+The purge also removes the copies: rollups built from what it deletes or
+holding the search text (the next recall rollup summarises what they
+covered again), session summaries and learned text that match, and the
+markdown views, rewritten at once. Pinned observations are purged like any
+other: pins only protect from retention sweeps.`,
 		Example: `  recall purge --search "sk-proj"                 # see what would go
   recall purge --search "sk-proj" --confirm       # and delete it
+  recall purge --search "AKIA" --match prefix     # words starting with AKIA
   recall purge --before 2025-01-01 --confirm
   recall purge --project old-app --confirm
   recall purge --session 7f3c… --confirm
@@ -115,13 +127,22 @@ like any other: pins only protect from retention sweeps.`,
 				if err != nil {
 					return err
 				}
-				return a.printPurgePlan(rep, f.jsonOut)
+				if err := a.printPurgePlan(rep, f.jsonOut); err != nil {
+					return err
+				}
+				return widerError(rep)
 			}
 			rep, err := a.forgetter().Purge(c.Context(), cr)
 			if err != nil {
 				return err
 			}
-			return a.printPurge(rep, f.jsonOut)
+			if err := a.scrubViews(c.Context(), cr, rep); err != nil {
+				return err
+			}
+			if err := a.printPurge(rep, f.jsonOut); err != nil {
+				return err
+			}
+			return widerError(rep)
 		},
 	}
 	fl := c.Flags()
@@ -132,6 +153,7 @@ like any other: pins only protect from retention sweeps.`,
 	fl.StringVar(&f.typ, "type", "", "only this observation or memory `TYPE`")
 	fl.IntVar(&f.olderThan, "older-than", 0, "with --type: only entries older than `DAYS` (0 means any age)")
 	fl.StringVar(&f.search, "search", "", "only entries holding every word of `QUERY`")
+	fl.StringVar(&f.match, "match", "", "how --search matches: `RULE` words (default: whole words), prefix (word starts) or substring (anywhere)")
 	fl.BoolVar(&f.memories, "memories", false, "purge memories and their versions instead of observations")
 	fl.BoolVar(&f.confirm, "confirm", false, "delete for good; without it purge only shows what matches")
 	fl.IntVar(&f.sample, "sample", 10, "show the first `N` matches before deleting")
@@ -147,25 +169,25 @@ func (a *app) printPurgePlan(rep *recall.PurgeReport, jsonOut bool) error {
 		}
 		return writeJSON(a.stdout, rep)
 	}
-	if rep.Matched() == 0 {
+	if rep.Matched()+rep.Copies() == 0 {
 		fprintf(a.stdout, "Nothing matches %s: nothing to purge.\n", rep.Criteria)
 		return nil
 	}
-	fprintf(a.stdout, "Would purge %s matching %s. Nothing was deleted.\n", purgeCounts(rep), rep.Criteria)
+	fprintf(a.stdout, "Would purge %s matching %s%s. Nothing was deleted.\n", purgeCounts(rep), rep.Criteria, purgeCopies(rep))
 	w := table(a.stdout)
 	if rep.Target == recall.PurgeMemories {
-		fprintf(w, "ID\tCREATED\tTYPE\tPROJECT\tVERSIONS\tTEXT\n")
+		fprintf(w, "ID\tCREATED\tTYPE\tPROJECT\tVERSIONS\tMATCH\tTEXT\n")
 		for _, it := range rep.Sample {
 			text := oneLine(it.Text, 60)
 			if it.Deleted {
 				text = "(deleted) " + text
 			}
-			fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\n", it.ID, it.At.Format("2006-01-02 15:04"), dash(it.Type), dash(it.Project), it.Versions, text)
+			fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\t%s\n", it.ID, it.At.Format("2006-01-02 15:04"), dash(it.Type), dash(it.Project), it.Versions, dash(it.Rule), text)
 		}
 	} else {
-		fprintf(w, "ID\tAT\tTYPE\tSESSION\tPROJECT\tTEXT\n")
+		fprintf(w, "ID\tAT\tTYPE\tSESSION\tPROJECT\tMATCH\tTEXT\n")
 		for _, it := range rep.Sample {
-			fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", it.ID, it.At.Format("2006-01-02 15:04"), it.Type, dash(oneLine(it.Session, 16)), dash(it.Project), oneLine(it.Text, 60))
+			fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", it.ID, it.At.Format("2006-01-02 15:04"), it.Type, dash(oneLine(it.Session, 16)), dash(it.Project), dash(it.Rule), oneLine(it.Text, 60))
 		}
 	}
 	w.Flush()
@@ -177,8 +199,8 @@ func (a *app) printPurgePlan(rep *recall.PurgeReport, jsonOut bool) error {
 }
 
 func (a *app) printPurge(rep *recall.PurgeReport, jsonOut bool) error {
-	fprintf(a.stderr, "recall: purge at %s %s: %d observations, %d memories, %d versions, %d sessions deleted\n",
-		stamp(a.now()), rep.Criteria, rep.Observations, rep.Memories, rep.Versions, rep.Sessions)
+	fprintf(a.stderr, "recall: purge at %s %s: %d observations, %d memories, %d versions, %d sessions, %d rollups deleted, %d session texts cleared\n",
+		stamp(a.now()), rep.Criteria, rep.Observations, rep.Memories, rep.Versions, rep.Sessions, rep.Rollups, rep.SessionTexts)
 	if !rep.Upkeep.Vacuumed || !rep.Upkeep.WALTruncated {
 		fprintf(a.stderr, "recall: another process kept the store busy, so deleted text may linger in free space or the WAL; run the same purge again once it is idle: it finds nothing left to delete and finishes the rewrite.\n")
 	}
@@ -186,15 +208,60 @@ func (a *app) printPurge(rep *recall.PurgeReport, jsonOut bool) error {
 		return writeJSON(a.stdout, rep)
 	}
 	u := rep.Upkeep
-	if rep.Matched() == 0 {
+	if rep.Matched()+rep.Copies()+rep.Sessions == 0 {
 		fprintf(a.stdout, "Nothing matches %s: nothing was deleted (file rewritten: %v, WAL truncated: %v).\n", rep.Criteria, u.Vacuumed, u.WALTruncated)
 		return nil
 	}
-	fprintf(a.stdout, "Purged %s", purgeCounts(rep))
+	fprintf(a.stdout, "Purged %s%s", purgeCounts(rep), purgeCopies(rep))
 	if rep.Sessions > 0 {
 		fprintf(a.stdout, " and %s", plural(rep.Sessions, "empty session", "empty sessions"))
 	}
 	fprintf(a.stdout, " (secure delete, full-text index %s, %d pages freed, file rewritten: %v, WAL truncated: %v).\n", u.FTS, u.FreedPages, u.Vacuumed, u.WALTruncated)
+	return nil
+}
+
+// purgeCopies names the copies that go with the matches, if any.
+func purgeCopies(rep *recall.PurgeReport) string {
+	var parts []string
+	if rep.Rollups > 0 {
+		parts = append(parts, plural(rep.Rollups, "rollup", "rollups")+" built from them or holding the text")
+	}
+	if rep.SessionTexts > 0 {
+		parts = append(parts, "the summary or learned text of "+plural(rep.SessionTexts, "session", "sessions"))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return ", with " + strings.Join(parts, " and ")
+}
+
+// widerError is the data error for a search that matched nothing under
+// its rule while a wider rule matches something: a purge must not quietly
+// miss what the user typed.
+func widerError(rep *recall.PurgeReport) error {
+	if rep.Wider == nil {
+		return nil
+	}
+	return recall.Errorf(recall.ENOTFOUND, "--search matched nothing under its --match rule, but --match %s matches %s: run again with --match %s to see them.",
+		rep.Wider.Match, plural(rep.Wider.Matches, "entry", "entries"), rep.Wider.Match)
+}
+
+// scrubViews brings the markdown views in line with the store after a
+// purge: at once, not at the next session start.
+func (a *app) scrubViews(ctx context.Context, c recall.PurgeCriteria, rep *recall.PurgeReport) error {
+	if rep.Matched()+rep.Copies()+rep.Sessions == 0 {
+		return nil
+	}
+	if _, err := os.Stat(a.memoryDir()); os.IsNotExist(err) {
+		return nil
+	}
+	drop, err := sqlite.PurgeMatcher(c)
+	if err != nil {
+		return err
+	}
+	if err := a.sessions().Scrub(ctx, drop); err != nil {
+		return fmt.Errorf("the purge is done but the markdown views in %s were not rewritten (run it again): %w", a.memoryDir(), err)
+	}
 	return nil
 }
 

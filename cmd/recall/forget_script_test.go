@@ -23,6 +23,7 @@ func TestForgetScripts(t *testing.T) {
 		Setup: scriptEnv,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"seed-observations": seedObservationsCmd,
+			"storeholds":        storeHolds,
 		},
 	})
 }

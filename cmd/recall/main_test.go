@@ -25,8 +25,9 @@ func TestScripts(t *testing.T) {
 		Dir:   "testdata/script",
 		Setup: scriptEnv,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"lockstore": lockStore,
-			"provider":  embedProvider,
+			"lockstore":  lockStore,
+			"provider":   embedProvider,
+			"storeholds": storeHolds,
 		},
 		Condition: scriptCondition,
 	})
