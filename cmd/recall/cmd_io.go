@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"unicode/utf8"
 
 	"github.com/recall-mem/recall"
 	"github.com/spf13/cobra"
@@ -73,11 +74,19 @@ func decodeLines[T any](buf []byte, what string) ([]*T, error) {
 		if len(line) == 0 {
 			continue
 		}
+		// The decoder would turn invalid UTF-8 into U+FFFD without a word:
+		// refuse it rather than import text that differs from the file.
+		if !utf8.Valid(line) {
+			return nil, recall.Errorf(recall.EINVALID, "Line %d is not valid UTF-8: convert the file to UTF-8 (iconv) and import again. Nothing was imported.", n)
+		}
 		v := new(T)
 		dec := json.NewDecoder(bytes.NewReader(line))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(v); err != nil {
 			return nil, recall.Errorf(recall.EINVALID, "Line %d is not %s: %v. Nothing was imported.", n, what, err)
+		}
+		if extra := trailingData(dec, line); extra != "" {
+			return nil, recall.Errorf(recall.EINVALID, "Line %d has %q after the JSON object: put one object on each line. Nothing was imported.", n, extra)
 		}
 		out = append(out, v)
 	}
@@ -85,6 +94,17 @@ func decodeLines[T any](buf []byte, what string) ([]*T, error) {
 		return nil, recall.Errorf(recall.EINVALID, "Cannot read the input: %v.", err)
 	}
 	return out, nil
+}
+
+// trailingData returns the start of what follows the value dec decoded
+// from buf, or "" when only white space follows: a second object or stray
+// text on a line would otherwise be dropped without a word.
+func trailingData(dec *json.Decoder, buf []byte) string {
+	rest := bytes.TrimSpace(buf[dec.InputOffset():])
+	if len(rest) == 0 {
+		return ""
+	}
+	return recall.OneLine(string(rest), 20)
 }
 
 func (a *app) exportCommand() *cobra.Command {
