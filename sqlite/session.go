@@ -62,6 +62,9 @@ func scanSession(row scanner) (*recall.Session, error) {
 // hot sessions beyond the newest HotSessions to cold, and flags stale core
 // memories. Context is left for the caller to fill.
 func (s *SessionService) StartSession(ctx context.Context, in *recall.Session) (*recall.SessionStartReport, error) {
+	if err := in.CheckUTF8(); err != nil {
+		return nil, err
+	}
 	rep := &recall.SessionStartReport{}
 	hot := s.HotSessions
 	if hot <= 0 {
@@ -142,6 +145,9 @@ func staleCore(ctx context.Context, tx *Tx, now time.Time, after time.Duration) 
 // EnsureSession records a session seen for the first time (a hook fired
 // without a SessionStart) and leaves a known one as it is.
 func (s *SessionService) EnsureSession(ctx context.Context, in *recall.Session) error {
+	if err := in.CheckUTF8(); err != nil {
+		return err
+	}
 	return s.db.update(ctx, func(tx *Tx) error {
 		at := in.StartedAt
 		if at.IsZero() {
@@ -157,6 +163,9 @@ func (s *SessionService) EnsureSession(ctx context.Context, in *recall.Session) 
 // summary or learned keeps what is there. A pin becomes a pinned memory in
 // collection "core" in the same transaction.
 func (s *SessionService) EndSession(ctx context.Context, end recall.SessionEnd) (*recall.Session, error) {
+	if err := end.CheckUTF8(); err != nil {
+		return nil, err
+	}
 	var pin *recall.Memory
 	if end.Pin != "" {
 		meta, _ := json.Marshal(map[string]string{"session": end.ID})
