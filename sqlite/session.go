@@ -73,7 +73,7 @@ func (s *SessionService) StartSession(ctx context.Context, in *recall.Session) (
 	err := s.db.update(ctx, func(tx *Tx) error {
 		sess := *in
 		if sess.ID == "" {
-			sess.ID = tx.now.Format("20060102-150405") + "-" + recall.NewID()[2:8]
+			sess.ID = newSessionID(tx.now)
 		}
 		if sess.StartedAt.IsZero() {
 			sess.StartedAt = tx.now
@@ -185,8 +185,18 @@ func (s *SessionService) EndSession(ctx context.Context, end recall.SessionEnd) 
 		if err != nil {
 			return fmt.Errorf("end session: %w", err)
 		}
+		implicit := false
 		if n, _ := res.RowsAffected(); n == 0 {
-			return recall.Errorf(recall.ENOTFOUND, "No session %q: list sessions with `recall session list`.", end.ID)
+			// Never started (a lost SessionStart, a typed id): record it
+			// rather than drop what the caller wants kept.
+			if end.ID == "" {
+				end.ID = newSessionID(tx.now)
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO sessions (id, started_at, ended_at, summary, learned, state) VALUES (?, ?, ?, ?, ?, 'hot')`,
+				end.ID, ms(tx.now), ms(tx.now), end.Summary, end.Learned); err != nil {
+				return fmt.Errorf("end session: %w", err)
+			}
+			implicit = true
 		}
 		if pin != nil {
 			var other string
@@ -200,10 +210,17 @@ func (s *SessionService) EndSession(ctx context.Context, end recall.SessionEnd) 
 				return err
 			}
 		}
-		out, err = findSession(ctx, tx, end.ID)
+		if out, err = findSession(ctx, tx, end.ID); err == nil {
+			out.Implicit = implicit
+		}
 		return err
 	})
 	return out, err
+}
+
+// newSessionID names a session that the caller did not name.
+func newSessionID(now time.Time) string {
+	return now.Format("20060102-150405") + "-" + recall.NewID()[2:8]
 }
 
 // FindSessions returns sessions newest first; limit 0 means all.
