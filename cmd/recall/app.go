@@ -29,6 +29,10 @@ type app struct {
 
 	storeFlag  string
 	globalFlag bool
+	// creates lets open create a missing store: init and the commands that
+	// write new data set it (see openForWrite); reads of a missing store
+	// are an error, so a typo in --store never leaves a store behind.
+	creates bool
 
 	store  *storeLocation
 	cfg    *Config
@@ -143,6 +147,11 @@ func (a *app) open(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if !a.creates {
+		if err := storeExists(loc); err != nil {
+			return err
+		}
+	}
 	cfg, err := loadConfig(filepath.Join(loc.Dir, configFile))
 	if err != nil {
 		return err
@@ -166,6 +175,13 @@ func (a *app) open(ctx context.Context) error {
 	a.search, _ = a.searcherFor(a.mem, a.vectors(), a.mem, cfg)
 	a.search = a.rollupSearcher(a.search) // rollups are part of default search
 	return nil
+}
+
+// openForWrite opens the store like open, creating it when it does not
+// exist yet: for init and the commands that add data.
+func (a *app) openForWrite(ctx context.Context) error {
+	a.creates = true
+	return a.open(ctx)
 }
 
 func (a *app) close() {

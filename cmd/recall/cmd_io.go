@@ -39,7 +39,7 @@ accepted), again all or nothing.`,
 			if err != nil {
 				return err
 			}
-			if err := a.open(c.Context()); err != nil {
+			if err := a.openForWrite(c.Context()); err != nil {
 				return err
 			}
 			res, err := a.mem.ImportMemories(c.Context(), ms)

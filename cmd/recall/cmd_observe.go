@@ -81,7 +81,7 @@ any word is accepted. --key names what the observation is about (e.g.
 				}
 				o.Metadata = m
 			}
-			if err := a.open(c.Context()); err != nil {
+			if err := a.openForWrite(c.Context()); err != nil {
 				return err
 			}
 			if err := a.obs.RecordObservations(c.Context(), []*recall.Observation{o}); err != nil {
@@ -212,7 +212,7 @@ func (a *app) importObservations(c *cobra.Command, buf []byte, jsonOut bool) err
 	if err != nil {
 		return err
 	}
-	if err := a.open(c.Context()); err != nil {
+	if err := a.openForWrite(c.Context()); err != nil {
 		return err
 	}
 	if err := a.obs.RecordObservations(c.Context(), obs); err != nil {

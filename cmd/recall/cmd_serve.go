@@ -69,7 +69,7 @@ its /mcp endpoint instead.`,
   recall --store ~/notes/.recall mcp`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			if err := a.open(c.Context()); err != nil {
+			if err := a.openForWrite(c.Context()); err != nil {
 				return err
 			}
 			log := a.logger()
@@ -116,7 +116,7 @@ finish. Logs go to stderr.`,
 			if err != nil {
 				return err
 			}
-			if err := a.open(c.Context()); err != nil {
+			if err := a.openForWrite(c.Context()); err != nil {
 				return err
 			}
 			ln, err := net.Listen("tcp", addr)

@@ -44,7 +44,7 @@ context within [hook] context_tokens.`,
   recall session start --session 2026-01-31-auth --json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			if err := a.open(c.Context()); err != nil {
+			if err := a.openForWrite(c.Context()); err != nil {
 				return err
 			}
 			if s.Agent == "" {
@@ -96,7 +96,7 @@ title). Without --session, the newest session that has not ended.`,
 			if strings.TrimSpace(end.Summary) == "" {
 				return usagef("--summary is required: say in a sentence or two what the session did")
 			}
-			if err := a.open(c.Context()); err != nil {
+			if err := a.openForWrite(c.Context()); err != nil {
 				return err
 			}
 			if end.ID == "" {

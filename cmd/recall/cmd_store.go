@@ -77,7 +77,7 @@ func (a *app) initCommand() *cobra.Command {
 				return err
 			}
 			a.storeFlag, a.globalFlag = abs, false
-			if err := a.open(context.Background()); err != nil {
+			if err := a.openForWrite(context.Background()); err != nil {
 				return err
 			}
 			if jsonOut {
