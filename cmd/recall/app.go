@@ -181,7 +181,23 @@ func (a *app) open(ctx context.Context) error {
 // exist yet: for init and the commands that add data.
 func (a *app) openForWrite(ctx context.Context) error {
 	a.creates = true
-	return a.open(ctx)
+	if a.db != nil {
+		return nil
+	}
+	loc, err := resolveStore(a.storeFlag, a.globalFlag)
+	if err != nil {
+		return err
+	}
+	existed := storeExists(loc) == nil
+	if err := a.open(ctx); err != nil {
+		return err
+	}
+	if !existed {
+		if err := writeStoreGitignore(loc.Dir); err != nil {
+			return fmt.Errorf("keep the new store out of git: %w", err)
+		}
+	}
+	return nil
 }
 
 func (a *app) close() {

@@ -119,6 +119,7 @@ func (a *app) diagnose(ctx context.Context) []checkResult {
 	perm := a.permissionProblems()
 	add("store permissions", len(perm) > 0, perm...)
 	out = append(out, a.hookCheck())
+	out = append(out, a.gitCheck(ctx))
 	return out
 }
 
