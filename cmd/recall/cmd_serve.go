@@ -73,7 +73,7 @@ its /mcp endpoint instead.`,
 				return err
 			}
 			log := a.logger()
-			t := &sdk.IOTransport{Reader: io.NopCloser(a.stdin), Writer: nopCloser{a.stdout}}
+			t := mcp.NewStdioTransport(a.stdin, a.stdout)
 			defer a.startBackground(c.Context())()
 			err := a.mcpServer(log).Run(c.Context(), t)
 			if err == nil || c.Context().Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, sdk.ErrConnectionClosed) {
@@ -84,10 +84,6 @@ its /mcp endpoint instead.`,
 	}
 }
 
-// nopCloser keeps the MCP transport from closing the app's stdout.
-type nopCloser struct{ io.Writer }
-
-func (nopCloser) Close() error { return nil }
 
 func (a *app) serveCommand() *cobra.Command {
 	var addr, token string
