@@ -84,7 +84,6 @@ its /mcp endpoint instead.`,
 	}
 }
 
-
 func (a *app) serveCommand() *cobra.Command {
 	var addr, token string
 	c := &cobra.Command{
