@@ -231,7 +231,7 @@ var commandGroups = []struct {
 	{"capture", "Capture and sessions:", []string{"observe", "timeline", "observation", "hook", "install", "session", "procedure"}},
 	{"tiers", "Working memory and tiers:", []string{"sync", "init-ids", "maintain", "pin", "unpin", "snooze", "demote", "archive", "supersede", "review", "rollup", "tiers"}},
 	{"forget", "Forgetting:", []string{"purge", "sweep", "stats"}},
-	{"store", "Store, servers and tools:", []string{"init", "where", "doctor", "reindex", "mcp", "serve", "bench", "demo"}},
+	{"store", "Store, servers and tools:", []string{"init", "where", "doctor", "backup", "restore-backup", "reindex", "mcp", "serve", "bench", "demo"}},
 }
 
 func groupCommands(root *cobra.Command) {

@@ -111,7 +111,7 @@ func (a *app) exportCommand() *cobra.Command {
 	var ff filterFlags
 	c := &cobra.Command{
 		Use:   "export",
-		Short: "Write memories as JSON Lines, one per line (back up or move a store)",
+		Short: "Write memories as JSON Lines, one per line (to move them; 'recall backup' copies the whole store)",
 		Example: `  recall export > backup.jsonl
   recall --store /new/place import backup.jsonl`,
 		Args: cobra.NoArgs,
