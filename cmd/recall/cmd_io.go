@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/recall-mem/recall"
@@ -88,6 +89,9 @@ func decodeLines[T any](buf []byte, what string) ([]*T, error) {
 		if extra := trailingData(dec, line); extra != "" {
 			return nil, recall.Errorf(recall.EINVALID, "Line %d has %q after the JSON object: put one object on each line. Nothing was imported.", n, extra)
 		}
+		if name := repeatedField(line); name != "" {
+			return nil, recall.Errorf(recall.EINVALID, "Line %d gives the field %q more than once (names match regardless of case): only one value would be kept, so give it once. Nothing was imported.", n, name)
+		}
 		out = append(out, v)
 	}
 	if err := sc.Err(); err != nil {
@@ -105,6 +109,34 @@ func trailingData(dec *json.Decoder, buf []byte) string {
 		return ""
 	}
 	return recall.OneLine(string(rest), 20)
+}
+
+// repeatedField returns the first top-level field name of the JSON object
+// in buf that repeats an earlier one, as the decoder matches names (case
+// folded), or "". The decoder keeps the last value without a word.
+func repeatedField(buf []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(buf))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return ""
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		name, _ := t.(string)
+		fold := strings.ToUpper(strings.ToLower(name))
+		if seen[fold] {
+			return name
+		}
+		seen[fold] = true
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return ""
+		}
+	}
+	return ""
 }
 
 func (a *app) exportCommand() *cobra.Command {
