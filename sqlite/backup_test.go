@@ -11,6 +11,7 @@ import (
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/sqlite"
+	"github.com/recall-mem/recall/sqlite/sqlitetest"
 )
 
 // TestBackup_WhileWriting backs a store up while other connections write
@@ -160,18 +161,4 @@ func TestBackup_WhileWriting(t *testing.T) {
 	})
 }
 
-// openAt opens the store at path, checked and closed when the test ends.
-func openAt(t *testing.T, path string) *sqlite.DB {
-	t.Helper()
-	db := sqlite.NewDB(path)
-	if err := db.Open(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := db.Check(context.Background()); err != nil {
-			t.Error(err)
-		}
-		db.Close()
-	})
-	return db
-}
+func openAt(t *testing.T, path string) *sqlite.DB { return sqlitetest.OpenAt(t, path) }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/recall-mem/recall/sqlite"
 	"github.com/spf13/cobra"
 )
 
@@ -30,12 +31,7 @@ observations, sessions and rollups.`,
 			if err != nil {
 				return err
 			}
-			if jsonOut {
-				return writeJSON(a.stdout, map[string]any{"file": args[0], "counts": counts})
-			}
-			fprintf(a.stdout, "Backed up %d memories (%d versions), %d observations, %d sessions, %d rollups and %d vectors to %s\n",
-				counts.Memories, counts.Versions, counts.Observations, counts.Sessions, counts.Rollups, counts.Vectors, args[0])
-			return nil
+			return a.printCounts(jsonOut, "Backed up", counts, "to", args[0])
 		},
 	}
 	c.Flags().BoolVar(&jsonOut, "json", false, "print what the backup holds as JSON")
@@ -64,15 +60,20 @@ only replaced with --force (back it up first).`,
 			if err != nil {
 				return err
 			}
-			if jsonOut {
-				return writeJSON(a.stdout, map[string]any{"file": args[0], "counts": counts})
-			}
-			fprintf(a.stdout, "Restored %d memories (%d versions), %d observations, %d sessions, %d rollups and %d vectors from %s\n",
-				counts.Memories, counts.Versions, counts.Observations, counts.Sessions, counts.Rollups, counts.Vectors, args[0])
-			return nil
+			return a.printCounts(jsonOut, "Restored", counts, "from", args[0])
 		},
 	}
 	c.Flags().BoolVar(&force, "force", false, "replace a store that holds data")
 	c.Flags().BoolVar(&jsonOut, "json", false, "print what the restored store holds as JSON")
 	return c
+}
+
+// printCounts reports what a backup or a restored store holds.
+func (a *app) printCounts(jsonOut bool, did string, c sqlite.BackupCounts, prep, file string) error {
+	if jsonOut {
+		return writeJSON(a.stdout, map[string]any{"file": file, "counts": c})
+	}
+	fprintf(a.stdout, "%s %d memories (%d versions), %d observations, %d sessions, %d rollups and %d vectors %s %s\n",
+		did, c.Memories, c.Versions, c.Observations, c.Sessions, c.Rollups, c.Vectors, prep, file)
+	return nil
 }

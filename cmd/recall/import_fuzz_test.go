@@ -10,6 +10,7 @@ import (
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/sqlite"
+	"github.com/recall-mem/recall/sqlite/sqlitetest"
 )
 
 // importSeeds are JSON Lines that import, or nearly do.
@@ -29,17 +30,7 @@ var importSeeds = []string{
 
 // fuzzStore opens one store for all the inputs of a fuzz run.
 func fuzzStore(f *testing.F) *sqlite.DB {
-	db := sqlite.NewDB(filepath.Join(f.TempDir(), dbFile))
-	if err := db.Open(); err != nil {
-		f.Fatal(err)
-	}
-	f.Cleanup(func() {
-		if err := db.Check(context.Background()); err != nil {
-			f.Error(err)
-		}
-		db.Close()
-	})
-	return db
+	return sqlitetest.OpenAt(f, filepath.Join(f.TempDir(), dbFile))
 }
 
 // FuzzDecodeMemoryLines: any input decodes or is refused with EINVALID;
