@@ -131,6 +131,9 @@ func (db *DB) Restore(ctx context.Context, path string, force bool) (BackupCount
 	if !cur.Empty() && !force {
 		return counts, recall.Errorf(recall.ECONFLICT, "The store at %s holds %d memories, %d observations and %d sessions, which a restore replaces: back it up first (`recall backup FILE`), then restore with --force.", filepath.Dir(db.Path), cur.Memories, cur.Observations, cur.Sessions)
 	}
+	if err := db.matchPageSize(ctx, tmp); err != nil {
+		return counts, err
+	}
 	if err := db.restoreFrom(ctx, tmp); err != nil {
 		return counts, err
 	}
@@ -144,6 +147,35 @@ func (db *DB) Restore(ctx context.Context, path string, force bool) (BackupCount
 		return counts, err
 	}
 	return counts, db.Check(ctx)
+}
+
+// matchPageSize rewrites the database at path (not in WAL mode) with the
+// store's page size: SQLite's backup API cannot change the page size of a
+// store in WAL mode, and stores made before 16 KiB pages use 4 KiB.
+func (db *DB) matchPageSize(ctx context.Context, path string) error {
+	var want, have int
+	if err := db.write.QueryRowContext(ctx, `PRAGMA page_size`).Scan(&want); err != nil {
+		return fmt.Errorf("restore: %w", err)
+	}
+	c, err := sql.Open("sqlite", dsn(path, nil, ""))
+	if err != nil {
+		return fmt.Errorf("restore: %w", err)
+	}
+	defer c.Close()
+	c.SetMaxOpenConns(1)
+	if err := c.QueryRowContext(ctx, `PRAGMA page_size`).Scan(&have); err != nil {
+		return fmt.Errorf("restore: %w", err)
+	}
+	if have == want {
+		return nil
+	}
+	if _, err := c.ExecContext(ctx, fmt.Sprintf(`PRAGMA page_size = %d`, want)); err != nil {
+		return fmt.Errorf("restore: page size: %w", err)
+	}
+	if _, err := c.ExecContext(ctx, `VACUUM`); err != nil {
+		return fmt.Errorf("restore: page size: %w", err)
+	}
+	return nil
 }
 
 // restoreFrom copies every page of the database at src into the store in

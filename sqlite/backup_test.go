@@ -2,6 +2,7 @@ package sqlite_test
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -162,3 +163,38 @@ func TestBackup_WhileWriting(t *testing.T) {
 }
 
 func openAt(t *testing.T, path string) *sqlite.DB { return sqlitetest.OpenAt(t, path) }
+
+// TestRestore_OtherPageSize restores a backup of a store with 4 KiB pages
+// (as stores made before 16 KiB pages are) into a new store.
+func TestRestore_OtherPageSize(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	oldPath := filepath.Join(dir, "old", "recall.db")
+	if err := os.MkdirAll(filepath.Dir(oldPath), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := sql.Open("sqlite", "file:"+oldPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec(`PRAGMA page_size = 4096; CREATE TABLE x (a); DROP TABLE x`); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	old := openAt(t, oldPath)
+	if _, err := sqlite.NewMemoryService(old).PutMemory(ctx, &recall.Memory{Content: "from a 4 KiB store"}); err != nil {
+		t.Fatal(err)
+	}
+	backup := filepath.Join(dir, "old.db")
+	want, err := old.Backup(ctx, backup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh := openAt(t, filepath.Join(dir, "new", "recall.db"))
+	if _, err := fresh.Restore(ctx, backup, false); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := fresh.Counts(ctx); err != nil || got != want {
+		t.Fatalf("restored %+v (%v), want %+v", got, err, want)
+	}
+}

@@ -20,7 +20,7 @@ func (db *DB) create() error {
 	fi, err := os.Stat(db.Path)
 	switch {
 	case err == nil && fi.Size() == 0:
-		return recall.Errorf(recall.ECONFLICT, "%s is an empty file (0 bytes), not a recall store: it may be a store that lost its data, so recall leaves it alone. Restore the store from a backup (`recall restore-backup FILE`), or remove the file and run `recall init` to start an empty store.", db.Path)
+		return recall.Errorf(recall.ECONFLICT, "%s is an empty file (0 bytes), not a recall store: it may be a store that lost its data, so recall leaves it alone. Move the file aside, then restore the store from a backup (`recall restore-backup FILE`) or run `recall init` to start an empty one.", db.Path)
 	case err == nil:
 		return nil
 	case !errors.Is(err, fs.ErrNotExist):
