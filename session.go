@@ -16,6 +16,10 @@ type Session struct {
 	Summary   string     `json:"summary,omitempty"`
 	Learned   string     `json:"learned,omitempty"`
 	State     string     `json:"state"` // hot, cold
+
+	// Implicit is set on the result of EndSession when the session had
+	// never been started and was recorded by the end itself. Not stored.
+	Implicit bool `json:"implicit,omitempty"`
 }
 
 // SessionEnd captures a finished session (seed 001's intake valve).
@@ -40,8 +44,10 @@ type SessionService interface {
 	// StartSession records s, runs the heartbeat and returns the bootstrap
 	// context. A failing housekeeping step is reported, never fatal.
 	StartSession(ctx context.Context, s *Session) (*SessionStartReport, error)
-	// EndSession stores the summary of a session. Returns ENOTFOUND for an
-	// unknown id and ECONFLICT when the pin title is already pinned.
+	// EndSession stores the summary of a session. A session that was never
+	// started (or an empty id) is recorded as started now, with Implicit
+	// set on the result, so that the summary is never lost. Returns
+	// ECONFLICT when the pin title is already pinned.
 	EndSession(ctx context.Context, end SessionEnd) (*Session, error)
 	// FindSessions returns sessions, newest first; limit 0 means all.
 	FindSessions(ctx context.Context, limit int) ([]*Session, error)

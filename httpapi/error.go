@@ -1,12 +1,14 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"unicode/utf8"
 
 	"github.com/recall-mem/recall"
 )
@@ -76,13 +78,21 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // decodeBody reads a JSON request body into v. Unknown fields, trailing
 // data and oversized bodies are the caller's mistakes.
 func decodeBody(r *http.Request, v any) error {
-	dec := json.NewDecoder(r.Body)
+	buf, err := io.ReadAll(r.Body)
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return recall.Errorf(recall.ETOOLARGE, "Request body is over %d bytes: send less at once.", tooBig.Limit)
+	} else if err != nil {
+		return recall.Errorf(recall.EINVALID, "Cannot read the request body: %v. Retry.", err)
+	}
+	// The decoder would turn bytes that are not UTF-8 into U+FFFD, so the
+	// stored text would differ from what was sent.
+	if !utf8.Valid(buf) {
+		return recall.Errorf(recall.EINVALID, "The request body is not valid UTF-8: JSON text must be UTF-8; convert it and retry.")
+	}
+	dec := json.NewDecoder(bytes.NewReader(buf))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return recall.Errorf(recall.ETOOLARGE, "Request body is over %d bytes: send less at once.", tooBig.Limit)
-		}
 		if errors.Is(err, io.EOF) {
 			return recall.Errorf(recall.EINVALID, "Empty request body: send a JSON object.")
 		}

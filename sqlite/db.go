@@ -93,12 +93,32 @@ func (db *DB) Open() (err error) {
 	if err := os.MkdirAll(filepath.Dir(db.Path), 0o700); err != nil {
 		return fmt.Errorf("sqlite: create directory: %w", err)
 	}
-	if f, err := os.OpenFile(db.Path, os.O_RDWR|os.O_CREATE, 0o600); err != nil {
-		return fmt.Errorf("sqlite: create file: %w", err)
-	} else {
-		f.Close()
+	if err := db.create(); err != nil {
+		return err
 	}
-	common := []string{
+	if err := db.openWriter(); err != nil {
+		return err
+	}
+	if err := db.prepareHot(); err != nil {
+		db.write.Close()
+		return err
+	}
+	if db.read, err = sql.Open("sqlite", dsn(db.Path, append(commonPragmas(), "query_only(1)"), "")); err != nil {
+		db.write.Close()
+		return fmt.Errorf("sqlite: open readers: %w", err)
+	}
+	db.read.SetMaxOpenConns(max(4, runtime.GOMAXPROCS(0)))
+	// Files SQLite creates beside the database (-wal, -shm) inherit the
+	// process umask; tighten them so a store never leaks to other users.
+	for _, suffix := range []string{"-wal", "-shm"} {
+		_ = os.Chmod(db.Path+suffix, 0o600)
+	}
+	return nil
+}
+
+// commonPragmas are the settings of every connection.
+func commonPragmas() []string {
+	return []string{
 		fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()),
 		"foreign_keys(1)",
 		"synchronous(NORMAL)",
@@ -112,7 +132,12 @@ func (db *DB) Open() (err error) {
 		// written page by page, they were a fifth of ingest time.
 		"temp_store(MEMORY)",
 	}
-	if db.write, err = sql.Open("sqlite", dsn(db.Path, common, "immediate")); err != nil {
+}
+
+// openWriter opens the writer connection, sets the journal and applies
+// the migrations.
+func (db *DB) openWriter() (err error) {
+	if db.write, err = sql.Open("sqlite", dsn(db.Path, commonPragmas(), "immediate")); err != nil {
 		return fmt.Errorf("sqlite: open writer: %w", err)
 	}
 	db.write.SetMaxOpenConns(1)
@@ -124,20 +149,6 @@ func (db *DB) Open() (err error) {
 	if err := db.migrate(context.Background()); err != nil {
 		db.write.Close()
 		return err
-	}
-	if err := db.prepareHot(); err != nil {
-		db.write.Close()
-		return err
-	}
-	if db.read, err = sql.Open("sqlite", dsn(db.Path, append(common, "query_only(1)"), "")); err != nil {
-		db.write.Close()
-		return fmt.Errorf("sqlite: open readers: %w", err)
-	}
-	db.read.SetMaxOpenConns(max(4, runtime.GOMAXPROCS(0)))
-	// Files SQLite creates beside the database (-wal, -shm) inherit the
-	// process umask; tighten them so a store never leaks to other users.
-	for _, suffix := range []string{"-wal", "-shm"} {
-		_ = os.Chmod(db.Path+suffix, 0o600)
 	}
 	return nil
 }

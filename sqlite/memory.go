@@ -39,6 +39,9 @@ func (s *MemoryService) PutMemory(ctx context.Context, m *recall.Memory) (*recal
 
 // clean validates a memory before it is written and redacts its text.
 func (db *DB) clean(m *recall.Memory) error {
+	if err := m.CheckUTF8(); err != nil {
+		return err
+	}
 	if m.Collection == "" {
 		m.Collection = recall.DefaultCollection
 	}

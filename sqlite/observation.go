@@ -53,6 +53,9 @@ func (s *ObservationService) RecordObservations(ctx context.Context, obs []*reca
 }
 
 func (db *DB) cleanObservation(o *recall.Observation) error {
+	if err := o.CheckUTF8(); err != nil {
+		return err
+	}
 	if o.Type == "" || len(o.Type) > 64 || strings.ContainsAny(o.Type, " \t\n/\\") {
 		return recall.Errorf(recall.EINVALID, "Invalid observation type %q: use a word like user_prompt, command, file_edit or decision.", o.Type)
 	}

@@ -62,6 +62,9 @@ func scanSession(row scanner) (*recall.Session, error) {
 // hot sessions beyond the newest HotSessions to cold, and flags stale core
 // memories. Context is left for the caller to fill.
 func (s *SessionService) StartSession(ctx context.Context, in *recall.Session) (*recall.SessionStartReport, error) {
+	if err := in.CheckUTF8(); err != nil {
+		return nil, err
+	}
 	rep := &recall.SessionStartReport{}
 	hot := s.HotSessions
 	if hot <= 0 {
@@ -70,7 +73,7 @@ func (s *SessionService) StartSession(ctx context.Context, in *recall.Session) (
 	err := s.db.update(ctx, func(tx *Tx) error {
 		sess := *in
 		if sess.ID == "" {
-			sess.ID = tx.now.Format("20060102-150405") + "-" + recall.NewID()[2:8]
+			sess.ID = newSessionID(tx.now)
 		}
 		if sess.StartedAt.IsZero() {
 			sess.StartedAt = tx.now
@@ -142,6 +145,9 @@ func staleCore(ctx context.Context, tx *Tx, now time.Time, after time.Duration) 
 // EnsureSession records a session seen for the first time (a hook fired
 // without a SessionStart) and leaves a known one as it is.
 func (s *SessionService) EnsureSession(ctx context.Context, in *recall.Session) error {
+	if err := in.CheckUTF8(); err != nil {
+		return err
+	}
 	return s.db.update(ctx, func(tx *Tx) error {
 		at := in.StartedAt
 		if at.IsZero() {
@@ -157,6 +163,9 @@ func (s *SessionService) EnsureSession(ctx context.Context, in *recall.Session) 
 // summary or learned keeps what is there. A pin becomes a pinned memory in
 // collection "core" in the same transaction.
 func (s *SessionService) EndSession(ctx context.Context, end recall.SessionEnd) (*recall.Session, error) {
+	if err := end.CheckUTF8(); err != nil {
+		return nil, err
+	}
 	var pin *recall.Memory
 	if end.Pin != "" {
 		meta, _ := json.Marshal(map[string]string{"session": end.ID})
@@ -176,8 +185,18 @@ func (s *SessionService) EndSession(ctx context.Context, end recall.SessionEnd) 
 		if err != nil {
 			return fmt.Errorf("end session: %w", err)
 		}
+		implicit := false
 		if n, _ := res.RowsAffected(); n == 0 {
-			return recall.Errorf(recall.ENOTFOUND, "No session %q: list sessions with `recall session list`.", end.ID)
+			// Never started (a lost SessionStart, a typed id): record it
+			// rather than drop what the caller wants kept.
+			if end.ID == "" {
+				end.ID = newSessionID(tx.now)
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO sessions (id, started_at, ended_at, summary, learned, state) VALUES (?, ?, ?, ?, ?, 'hot')`,
+				end.ID, ms(tx.now), ms(tx.now), end.Summary, end.Learned); err != nil {
+				return fmt.Errorf("end session: %w", err)
+			}
+			implicit = true
 		}
 		if pin != nil {
 			var other string
@@ -191,10 +210,17 @@ func (s *SessionService) EndSession(ctx context.Context, end recall.SessionEnd) 
 				return err
 			}
 		}
-		out, err = findSession(ctx, tx, end.ID)
+		if out, err = findSession(ctx, tx, end.ID); err == nil {
+			out.Implicit = implicit
+		}
 		return err
 	})
 	return out, err
+}
+
+// newSessionID names a session that the caller did not name.
+func newSessionID(now time.Time) string {
+	return now.Format("20060102-150405") + "-" + recall.NewID()[2:8]
 }
 
 // FindSessions returns sessions newest first; limit 0 means all.

@@ -103,9 +103,13 @@ func TestSessionService_EndSession(t *testing.T) {
 			t.Errorf("a refused pin changed the summary: %q", all[0].Summary)
 		}
 	})
-	t.Run("ErrNotFound", func(t *testing.T) {
-		if _, err := s.EndSession(ctx, recall.SessionEnd{ID: "nope", Summary: "x"}); recall.ErrorCode(err) != recall.ENOTFOUND {
-			t.Fatalf("err = %v, want ENOTFOUND", err)
+	t.Run("NeverStarted", func(t *testing.T) {
+		got, err := s.EndSession(ctx, recall.SessionEnd{ID: "nope", Summary: "kept", Learned: "also kept"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !got.Implicit || got.Summary != "kept" || got.Learned != "also kept" || got.EndedAt == nil {
+			t.Errorf("never-started session recorded as %+v", got)
 		}
 	})
 }

@@ -29,6 +29,10 @@ type app struct {
 
 	storeFlag  string
 	globalFlag bool
+	// creates lets open create a missing store: init and the commands that
+	// write new data set it (see openForWrite); reads of a missing store
+	// are an error, so a typo in --store never leaves a store behind.
+	creates bool
 
 	store  *storeLocation
 	cfg    *Config
@@ -146,6 +150,11 @@ func (a *app) open(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if !a.creates {
+		if err := storeExists(loc); err != nil {
+			return err
+		}
+	}
 	cfg, err := loadConfig(filepath.Join(loc.Dir, configFile))
 	if err != nil {
 		return err
@@ -168,6 +177,29 @@ func (a *app) open(ctx context.Context) error {
 	}
 	a.search, _ = a.searcherFor(a.mem, a.vectors(), a.mem, cfg)
 	a.search = a.rollupSearcher(a.search) // rollups are part of default search
+	return nil
+}
+
+// openForWrite opens the store like open, creating it when it does not
+// exist yet: for init and the commands that add data.
+func (a *app) openForWrite(ctx context.Context) error {
+	a.creates = true
+	if a.db != nil {
+		return nil
+	}
+	loc, err := resolveStore(a.storeFlag, a.globalFlag)
+	if err != nil {
+		return err
+	}
+	existed := storeExists(loc) == nil
+	if err := a.open(ctx); err != nil {
+		return err
+	}
+	if !existed {
+		if err := writeStoreGitignore(loc.Dir); err != nil {
+			return fmt.Errorf("keep the new store out of git: %w", err)
+		}
+	}
 	return nil
 }
 
@@ -202,7 +234,7 @@ var commandGroups = []struct {
 	{"capture", "Capture and sessions:", []string{"observe", "timeline", "observation", "hook", "install", "session", "procedure"}},
 	{"tiers", "Working memory and tiers:", []string{"sync", "init-ids", "maintain", "pin", "unpin", "snooze", "demote", "archive", "supersede", "review", "rollup", "tiers"}},
 	{"forget", "Forgetting:", []string{"purge", "sweep", "stats"}},
-	{"store", "Store, servers and tools:", []string{"init", "where", "doctor", "reindex", "mcp", "serve", "bench", "demo"}},
+	{"store", "Store, servers and tools:", []string{"init", "where", "doctor", "backup", "restore-backup", "reindex", "mcp", "serve", "bench", "demo"}},
 }
 
 func groupCommands(root *cobra.Command) {

@@ -133,7 +133,7 @@ func (a *app) runScale(ctx context.Context, n, queries int, seed uint64, budget,
 	}
 	b := newApp(nil, io.Discard, a.stderr)
 	b.storeFlag = dir
-	if err := b.open(ctx); err != nil {
+	if err := b.openForWrite(ctx); err != nil {
 		return nil, dir, err
 	}
 	defer b.close()

@@ -24,7 +24,7 @@ func (a *app) demoCommand() *cobra.Command {
 				defer os.RemoveAll(dir)
 			}
 			a.storeFlag, a.globalFlag = dir, false
-			if err := a.open(c.Context()); err != nil {
+			if err := a.openForWrite(c.Context()); err != nil {
 				return err
 			}
 			if err := a.runDemo(c.Context()); err != nil {

@@ -131,6 +131,7 @@ func (a *app) diagnose(ctx context.Context) []checkResult {
 	out = append(out, a.embeddingCheck(ctx))
 	out = append(out, a.permissionCheck())
 	out = append(out, a.hookCheck())
+	out = append(out, a.gitCheck(ctx))
 	return out
 }
 

@@ -96,7 +96,7 @@ func (a *app) runClaudeHook(ctx context.Context) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		if err := a.open(ctx); err != nil {
+		if err := a.openForWrite(ctx); err != nil {
 			done <- result{err: err}
 			return
 		}

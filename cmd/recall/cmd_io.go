@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/recall-mem/recall"
 	"github.com/spf13/cobra"
@@ -38,7 +40,7 @@ accepted), again all or nothing.`,
 			if err != nil {
 				return err
 			}
-			if err := a.open(c.Context()); err != nil {
+			if err := a.openForWrite(c.Context()); err != nil {
 				return err
 			}
 			res, err := a.mem.ImportMemories(c.Context(), ms)
@@ -73,11 +75,22 @@ func decodeLines[T any](buf []byte, what string) ([]*T, error) {
 		if len(line) == 0 {
 			continue
 		}
+		// The decoder would turn invalid UTF-8 into U+FFFD without a word:
+		// refuse it rather than import text that differs from the file.
+		if !utf8.Valid(line) {
+			return nil, recall.Errorf(recall.EINVALID, "Line %d is not valid UTF-8: convert the file to UTF-8 (iconv) and import again. Nothing was imported.", n)
+		}
 		v := new(T)
 		dec := json.NewDecoder(bytes.NewReader(line))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(v); err != nil {
 			return nil, recall.Errorf(recall.EINVALID, "Line %d is not %s: %v. Nothing was imported.", n, what, err)
+		}
+		if extra := trailingData(dec, line); extra != "" {
+			return nil, recall.Errorf(recall.EINVALID, "Line %d has %q after the JSON object: put one object on each line. Nothing was imported.", n, extra)
+		}
+		if name := repeatedField(line); name != "" {
+			return nil, recall.Errorf(recall.EINVALID, "Line %d gives the field %q more than once (names match regardless of case): only one value would be kept, so give it once. Nothing was imported.", n, name)
 		}
 		out = append(out, v)
 	}
@@ -87,11 +100,50 @@ func decodeLines[T any](buf []byte, what string) ([]*T, error) {
 	return out, nil
 }
 
+// trailingData returns the start of what follows the value dec decoded
+// from buf, or "" when only white space follows: a second object or stray
+// text on a line would otherwise be dropped without a word.
+func trailingData(dec *json.Decoder, buf []byte) string {
+	rest := bytes.TrimSpace(buf[dec.InputOffset():])
+	if len(rest) == 0 {
+		return ""
+	}
+	return recall.OneLine(string(rest), 20)
+}
+
+// repeatedField returns the first top-level field name of the JSON object
+// in buf that repeats an earlier one, as the decoder matches names (case
+// folded), or "". The decoder keeps the last value without a word.
+func repeatedField(buf []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(buf))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return ""
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		name, _ := t.(string)
+		fold := strings.ToUpper(strings.ToLower(name))
+		if seen[fold] {
+			return name
+		}
+		seen[fold] = true
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return ""
+		}
+	}
+	return ""
+}
+
 func (a *app) exportCommand() *cobra.Command {
 	var ff filterFlags
 	c := &cobra.Command{
 		Use:   "export",
-		Short: "Write memories as JSON Lines, one per line (back up or move a store)",
+		Short: "Write memories as JSON Lines, one per line (to move them; 'recall backup' copies the whole store)",
 		Example: `  recall export > backup.jsonl
   recall --store /new/place import backup.jsonl`,
 		Args: cobra.NoArgs,

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/recall-mem/recall"
 	"github.com/spf13/cobra"
@@ -80,7 +81,7 @@ any word is accepted. --key names what the observation is about (e.g.
 				}
 				o.Metadata = m
 			}
-			if err := a.open(c.Context()); err != nil {
+			if err := a.openForWrite(c.Context()); err != nil {
 				return err
 			}
 			if err := a.obs.RecordObservations(c.Context(), []*recall.Observation{o}); err != nil {
@@ -181,10 +182,16 @@ func (a *app) timelineCommand() *cobra.Command {
 func decodeObservationLines(buf []byte) ([]*recall.Observation, error) {
 	var items []*obsJSON
 	if t := bytes.TrimSpace(buf); len(t) > 0 && t[0] == '[' {
+		if !utf8.Valid(t) {
+			return nil, recall.Errorf(recall.EINVALID, "The input is not valid UTF-8: convert it to UTF-8 (iconv) and import again. Nothing was imported.")
+		}
 		dec := json.NewDecoder(bytes.NewReader(t))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&items); err != nil {
 			return nil, recall.Errorf(recall.EINVALID, "The input is not a JSON array of observations: %v. Nothing was imported.", err)
+		}
+		if extra := trailingData(dec, t); extra != "" {
+			return nil, recall.Errorf(recall.EINVALID, "The input has %q after the JSON array of observations: remove it. Nothing was imported.", extra)
 		}
 	} else {
 		var err error
@@ -205,7 +212,7 @@ func (a *app) importObservations(c *cobra.Command, buf []byte, jsonOut bool) err
 	if err != nil {
 		return err
 	}
-	if err := a.open(c.Context()); err != nil {
+	if err := a.openForWrite(c.Context()); err != nil {
 		return err
 	}
 	if err := a.obs.RecordObservations(c.Context(), obs); err != nil {

@@ -44,7 +44,7 @@ memory instead of a duplicate.`,
 			if err != nil {
 				return err
 			}
-			if err := a.open(c.Context()); err != nil {
+			if err := a.openForWrite(c.Context()); err != nil {
 				return err
 			}
 			if m.Anchors, err = a.resolveAnchors(f.anchors); err != nil {

@@ -69,11 +69,11 @@ its /mcp endpoint instead.`,
   recall --store ~/notes/.recall mcp`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			if err := a.open(c.Context()); err != nil {
+			if err := a.openForWrite(c.Context()); err != nil {
 				return err
 			}
 			log := a.logger()
-			t := &sdk.IOTransport{Reader: io.NopCloser(a.stdin), Writer: nopCloser{a.stdout}}
+			t := mcp.NewStdioTransport(a.stdin, a.stdout)
 			defer a.startBackground(c.Context())()
 			err := a.mcpServer(log).Run(c.Context(), t)
 			if err == nil || c.Context().Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, sdk.ErrConnectionClosed) {
@@ -83,11 +83,6 @@ its /mcp endpoint instead.`,
 		},
 	}
 }
-
-// nopCloser keeps the MCP transport from closing the app's stdout.
-type nopCloser struct{ io.Writer }
-
-func (nopCloser) Close() error { return nil }
 
 func (a *app) serveCommand() *cobra.Command {
 	var addr, token string
@@ -116,7 +111,7 @@ finish. Logs go to stderr.`,
 			if err != nil {
 				return err
 			}
-			if err := a.open(c.Context()); err != nil {
+			if err := a.openForWrite(c.Context()); err != nil {
 				return err
 			}
 			ln, err := net.Listen("tcp", addr)

@@ -44,7 +44,7 @@ context within [hook] context_tokens.`,
   recall session start --session 2026-01-31-auth --json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			if err := a.open(c.Context()); err != nil {
+			if err := a.openForWrite(c.Context()); err != nil {
 				return err
 			}
 			if s.Agent == "" {
@@ -96,12 +96,14 @@ title). Without --session, the newest session that has not ended.`,
 			if strings.TrimSpace(end.Summary) == "" {
 				return usagef("--summary is required: say in a sentence or two what the session did")
 			}
-			if err := a.open(c.Context()); err != nil {
+			if err := a.openForWrite(c.Context()); err != nil {
 				return err
 			}
 			if end.ID == "" {
 				id, err := a.openSession(c.Context())
-				if err != nil {
+				if recall.ErrorCode(err) == recall.ENOTFOUND {
+					fprintf(a.stderr, "recall: warning: %s The summary goes to a new session.\n", recall.ErrorMessage(err))
+				} else if err != nil {
 					return err
 				}
 				end.ID = id
@@ -109,6 +111,9 @@ title). Without --session, the newest session that has not ended.`,
 			s, err := a.sessions().EndSession(c.Context(), end)
 			if err != nil {
 				return err
+			}
+			if s.Implicit && c.Flags().Changed("session") {
+				fprintf(a.stderr, "recall: warning: session %s was never started: it is recorded now, started and ended at once.\n", s.ID)
 			}
 			if jsonOut {
 				return writeJSON(a.stdout, s)

@@ -16,6 +16,7 @@ func (a *app) commands() []*cobra.Command {
 		a.contextCommand(),
 		a.versionsCommand(), a.diffCommand(), a.restoreCommand(),
 		a.importCommand(), a.exportCommand(),
+		a.backupCommand(), a.restoreBackupCommand(),
 		a.demoCommand(),
 		a.rollupCommand(),
 		a.tiersCommand(),
@@ -77,7 +78,7 @@ func (a *app) initCommand() *cobra.Command {
 				return err
 			}
 			a.storeFlag, a.globalFlag = abs, false
-			if err := a.open(context.Background()); err != nil {
+			if err := a.openForWrite(context.Background()); err != nil {
 				return err
 			}
 			if jsonOut {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -51,6 +53,17 @@ func resolveStore(flag string, global bool) (*storeLocation, error) {
 	}
 	dir, err := globalStoreDir()
 	return &storeLocation{Dir: dir, Reason: "no .recall/ found above " + wd + "; using the global store", Kind: "global"}, err
+}
+
+// storeExists returns ENOTFOUND, naming `recall init`, when loc holds no
+// database yet.
+func storeExists(loc *storeLocation) error {
+	if _, err := os.Stat(filepath.Join(loc.Dir, dbFile)); errors.Is(err, fs.ErrNotExist) {
+		return recall.Errorf(recall.ENOTFOUND, "No store at %s (%s): run `recall init` to create one (`recall init --global` for the global store), or check --store and RECALL_STORE.", loc.Dir, loc.Reason)
+	} else if err != nil {
+		return recall.Errorf(recall.EUNAVAILABLE, "Cannot read the store at %s: %v.", loc.Dir, err)
+	}
+	return nil
 }
 
 // globalStoreDir is $XDG_DATA_HOME/recall, by default ~/.local/share/recall.

@@ -23,7 +23,7 @@ func openTestApp(t *testing.T, config string) (*app, *bytes.Buffer) {
 	var stderr bytes.Buffer
 	a := newApp(strings.NewReader(""), &bytes.Buffer{}, &stderr)
 	a.storeFlag = dir
-	if err := a.open(context.Background()); err != nil {
+	if err := a.openForWrite(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(a.close)

@@ -145,7 +145,7 @@ func tagUntagged(set *markdown.Set) int {
 // openWorkspace opens the store and loads the managed files of the project
 // root (--root, else derived from the store).
 func (a *app) openWorkspace(ctx context.Context, rootFlag string) (*workspace, error) {
-	if err := a.open(ctx); err != nil {
+	if err := a.openForWrite(ctx); err != nil {
 		return nil, err
 	}
 	root, err := a.projectRoot(rootFlag)

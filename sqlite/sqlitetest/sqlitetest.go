@@ -19,8 +19,23 @@ var Clock = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 // Clock, and checks PRAGMA integrity_check and FTS5 integrity on cleanup.
 func MustOpenDB(tb testing.TB) *sqlite.DB {
 	tb.Helper()
-	db := sqlite.NewDB(filepath.Join(tb.TempDir(), "recall.db"))
-	db.Now = func() time.Time { return Clock }
+	return openDB(tb, filepath.Join(tb.TempDir(), "recall.db"), func() time.Time { return Clock })
+}
+
+// OpenAt opens (or creates) the store at path with the wall clock, and
+// checks and closes it on cleanup like MustOpenDB: for tests that need a
+// given path, or several handles on one store as several processes have.
+func OpenAt(tb testing.TB, path string) *sqlite.DB {
+	tb.Helper()
+	return openDB(tb, path, nil)
+}
+
+func openDB(tb testing.TB, path string, now func() time.Time) *sqlite.DB {
+	tb.Helper()
+	db := sqlite.NewDB(path)
+	if now != nil {
+		db.Now = now
+	}
 	if err := db.Open(); err != nil {
 		tb.Fatal(err)
 	}

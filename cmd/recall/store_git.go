@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// storeGitignore keeps a store out of git: a project store holds captured
+// prompts, commands and their output, which a `git add -A` would publish.
+// The pattern matches the .gitignore itself, so the directory never shows
+// up as untracked either.
+const storeGitignore = "# recall store: captured prompts and commands stay out of git\n*\n"
+
+// writeStoreGitignore writes dir/.gitignore unless one exists.
+func writeStoreGitignore(dir string) error {
+	f, err := os.OpenFile(filepath.Join(dir, ".gitignore"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(storeGitignore); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// gitCheck warns when files of the store are tracked by git. It passes
+// when git is not installed or the store is not inside a repository.
+func (a *app) gitCheck(ctx context.Context) checkResult {
+	const name = "git (store files not tracked)"
+	git, err := exec.LookPath("git")
+	if err != nil {
+		return checkResult{Name: name, Status: checkOK, Details: []string{"git is not installed: not checked"}}
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	var out bytes.Buffer
+	cmd := exec.CommandContext(ctx, git, "-C", a.store.Dir, "ls-files", "--full-name", "-z", "--", ".")
+	cmd.Stdout = &out
+	if cmd.Run() != nil { // not a repository, or git cannot tell
+		return checkResult{Name: name, Status: checkOK}
+	}
+	var details []string
+	for _, f := range strings.Split(out.String(), "\x00") {
+		if f != "" {
+			details = append(details, f+" is tracked by git")
+		}
+	}
+	if len(details) == 0 {
+		return checkResult{Name: name, Status: checkOK}
+	}
+	details = append(details, fmt.Sprintf("it holds captured prompts and commands: run `git rm -r --cached %s` and commit; the store's .gitignore keeps it out from then on", a.store.Dir))
+	return checkResult{Name: name, Status: checkWarn, Details: details}
+}
