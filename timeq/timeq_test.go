@@ -85,7 +85,7 @@ func TestParse_Intersects(t *testing.T) {
 }
 
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{"yesterday", "in May 2023", "since march", "2 years ago", "last tuesday", "on 3 June, 2023", "past 10 days", "2023-02-30"} {
+	for _, s := range []string{"yesterday", "in May 2023", "since march", "2 years ago", "last tuesday", "on 3 June, 2023", "past 10 days", "2023-02-30", "Ⱥ in May 2023", "wee\u212a ago \xff"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -96,5 +96,38 @@ func FuzzParse(f *testing.F) {
 		if in.Text == "" && strings.TrimSpace(s) != "" {
 			t.Fatalf("%q: text lost", s)
 		}
+		for _, f := range in.Found {
+			if !strings.Contains(s, f) {
+				t.Fatalf("%q: found %q, which is not in the text", s, f)
+			}
+		}
 	})
+}
+
+// Lower-casing changes byte lengths ("Ⱥ" is 2 bytes, "ⱥ" 3; the Kelvin
+// sign "K" is 3, "k" 1; an invalid byte becomes a 3-byte U+FFFD), so
+// offsets found in a lower-cased copy must be mapped back to the text.
+func TestParse_LengthChangingCase(t *testing.T) {
+	tests := []struct {
+		query        string
+		since, until time.Time
+		text         string
+	}{
+		{"Ⱥ in May 2023", day(2023, 5, 1), day(2023, 6, 1), "Ⱥ"},
+		{"ȺȺȺȺ notes in May 2023 done", day(2023, 5, 1), day(2023, 6, 1), "ȺȺȺȺ notes done"},
+		{"\u212a bugs last wee\u212a", day(2023, 10, 9), day(2023, 10, 16), "\u212a bugs"},
+		{"\xff\xfe in May 2023", day(2023, 5, 1), day(2023, 6, 1), "\xff\xfe"},
+		{"İİİ since March", day(2023, 3, 1), time.Time{}, "İİİ"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			got := timeq.Parse(tt.query, now)
+			if !eq(got.Since, tt.since) || !eq(got.Until, tt.until) {
+				t.Errorf("window = [%v, %v), want [%v, %v)", got.Since, got.Until, tt.since, tt.until)
+			}
+			if got.Text != tt.text {
+				t.Errorf("text = %q, want %q", got.Text, tt.text)
+			}
+		})
+	}
 }
