@@ -10,29 +10,18 @@ import (
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/httpapi"
+	"github.com/recall-mem/recall/recalltest"
 )
-
-// panicSearcher panics on the query "boom", as timeq once did on
-// "Ⱥ in May 2023", and searches the store otherwise.
-type panicSearcher struct{ recall.Searcher }
-
-func (p panicSearcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.SearchHit, error) {
-	if q.Text == "boom" {
-		var s []int
-		_ = s[len(q.Text)] // index out of range
-	}
-	return p.Searcher.Search(ctx, q)
-}
 
 // A handler that panics answers 500 with the usual error body, the stack
 // is logged, and the server goes on serving.
 func TestServer_PanicIs500(t *testing.T) {
 	var logs bytes.Buffer
 	svc := sqliteServices(openDB(t))
-	svc.Search = panicSearcher{svc.Search}
+	svc.Search = recalltest.PanicSearcher{Searcher: svc.Search}
 	ts, c := newServer(t, &httpapi.Server{Services: svc, Loopback: true, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 
-	resp, err := http.Get(ts.URL + "/v1/search?q=boom")
+	resp, err := http.Get(ts.URL + "/v1/search?q=" + recalltest.PanicQuery)
 	if err != nil {
 		t.Fatalf("the connection was dropped: %v", err)
 	}
@@ -40,11 +29,11 @@ func TestServer_PanicIs500(t *testing.T) {
 	if resp.StatusCode != http.StatusInternalServerError {
 		t.Fatalf("status %d, want 500", resp.StatusCode)
 	}
-	_, err = c.Search(context.Background(), recall.SearchQuery{Text: "boom"})
+	_, err = c.Search(context.Background(), recall.SearchQuery{Text: recalltest.PanicQuery})
 	if recall.ErrorCode(err) != recall.EINTERNAL {
 		t.Fatalf("client error %v, want %s", err, recall.EINTERNAL)
 	}
-	if !strings.Contains(logs.String(), "panic") || !strings.Contains(logs.String(), "panic_test.go") {
+	if !strings.Contains(logs.String(), "panic") || !strings.Contains(logs.String(), "PanicSearcher.Search") {
 		t.Fatalf("log has no panic with its stack:\n%s", logs.String())
 	}
 	if _, err := c.PutMemory(context.Background(), &recall.Memory{Content: "still serving"}); err != nil {

@@ -11,19 +11,8 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/mcp"
+	"github.com/recall-mem/recall/recalltest"
 )
-
-// panicSearcher panics on the query "boom", as timeq once did on
-// "Ⱥ in May 2023", and searches the store otherwise.
-type panicSearcher struct{ recall.Searcher }
-
-func (p panicSearcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.SearchHit, error) {
-	if q.Text == "boom" {
-		var s []int
-		_ = s[len(q.Text)] // index out of range
-	}
-	return p.Searcher.Search(ctx, q)
-}
 
 // panicContext panics on every call, for the resource path.
 type panicContext struct{}
@@ -42,7 +31,7 @@ func TestServer_PanicIsErrorResult(t *testing.T) {
 			var logs bytes.Buffer
 			log := slog.New(slog.NewTextHandler(&logs, nil))
 			svc := allServices(t)
-			svc.Search = panicSearcher{svc.Search}
+			svc.Search = recalltest.PanicSearcher{Searcher: svc.Search}
 			svc.Context = panicContext{}
 			var cs *sdk.ClientSession
 			if transport == "stdio" {
@@ -59,14 +48,14 @@ func TestServer_PanicIsErrorResult(t *testing.T) {
 				t.Cleanup(func() { cs.Close() })
 			}
 
-			msg := callErr(t, cs, "memory_search", map[string]any{"query": "boom"})
+			msg := callErr(t, cs, "memory_search", map[string]any{"query": recalltest.PanicQuery})
 			if !strings.HasPrefix(msg, "internal:") || strings.Contains(msg, "index out of range") {
 				t.Fatalf("model reads %q, want the generic internal message", msg)
 			}
 			if _, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: "recall://context"}); err == nil {
 				t.Fatal("a resource whose handler panics must fail")
 			}
-			if !strings.Contains(logs.String(), "panic") || !strings.Contains(logs.String(), "panic_test.go") {
+			if !strings.Contains(logs.String(), "PanicSearcher.Search") || !strings.Contains(logs.String(), "context builder broke") {
 				t.Fatalf("log has no panic with its stack:\n%s", logs.String())
 			}
 			callOK(t, cs, "memory_put", map[string]any{"content": "still serving"}, nil)
