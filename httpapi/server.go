@@ -78,7 +78,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.log(), recall.Errorf(recall.ENOTFOUND, "No route %s %s: the API lives under /v1/ (see docs/servers.md).", r.Method, r.URL.Path))
 	})
-	return s.guard(mux)
+	return recoverPanics(s.log(), s.guard(mux))
 }
 
 // healthReport is the body of GET /v1/healthz.

@@ -110,8 +110,10 @@ func dailyLogs(paths []string, now time.Time) []recall.MaintainFinding {
 }
 
 // anchors flags memories whose anchored files changed or disappeared since
-// they were anchored or last reviewed (code-aware staleness).
-func anchors(ms []*recall.Memory, hashes map[string]string, entries []recall.ManagedEntry) []recall.MaintainFinding {
+// they were anchored or last reviewed (code-aware staleness), and those
+// whose anchors cannot be checked (problems), which only an update or an
+// archive resolves.
+func anchors(ms []*recall.Memory, hashes, problems map[string]string, entries []recall.ManagedEntry) []recall.MaintainFinding {
 	where := map[string]recall.ManagedEntry{}
 	for _, e := range entries {
 		where[e.ID] = e
@@ -122,11 +124,17 @@ func anchors(ms []*recall.Memory, hashes map[string]string, entries []recall.Man
 	for _, m := range sorted {
 		for _, a := range m.Anchors {
 			cur, known := hashes[a.Path]
-			if !known || cur == a.Hash {
+			problem := problems[a.Path]
+			if problem == "" && (!known || cur == a.Hash) {
 				continue
 			}
 			msg := a.Path + " changed since the memory was last reviewed"
-			if cur == "" {
+			actions := []string{ActVerify, ActUpdate, ActArchive}
+			switch {
+			case problem != "":
+				msg = a.Path + " cannot be checked: " + problem + "; anchor a file inside the project or archive the memory"
+				actions = []string{ActUpdate, ActArchive}
+			case cur == "":
 				msg = a.Path + " is gone since the memory was last reviewed"
 			}
 			e := where[m.ID]
@@ -136,9 +144,9 @@ func anchors(ms []*recall.Memory, hashes map[string]string, entries []recall.Man
 			}
 			out = append(out, recall.MaintainFinding{
 				Kind: recall.FindingAnchor, IDs: []string{m.ID}, File: a.Path, Message: msg,
-				Actions: []string{ActVerify, ActUpdate, ActArchive},
+				Actions: actions,
 				Entries: []recall.MaintainCandidate{{ID: m.ID, File: e.File, Line: e.Line, Text: text,
-					Tier: m.Tier, Status: m.Status, ReviewedAt: m.ReviewedAt, Action: ActVerify}},
+					Tier: m.Tier, Status: m.Status, ReviewedAt: m.ReviewedAt, Action: actions[0]}},
 			})
 		}
 	}

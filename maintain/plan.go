@@ -27,12 +27,15 @@ type Input struct {
 	Memories map[string]*recall.Memory
 	// Anchored are the active memories with anchors, and FileHashes the
 	// current SHA-256 of each anchored path ("" when the file is gone).
-	Anchored   []*recall.Memory
-	FileHashes map[string]string
-	DailyLogs  []string // paths of memory/daily/*.md, relative to the root
-	Now        time.Time
-	Budget     int    // 0 means recall.DefaultBudgetWords
-	Unit       string // UnitWords (default) or UnitTokens
+	// FileProblems holds, instead of a hash, why a path could not be
+	// checked: outside the project, not a regular file, too large.
+	Anchored     []*recall.Memory
+	FileHashes   map[string]string
+	FileProblems map[string]string
+	DailyLogs    []string // paths of memory/daily/*.md, relative to the root
+	Now          time.Time
+	Budget       int    // 0 means recall.DefaultBudgetWords
+	Unit         string // UnitWords (default) or UnitTokens
 }
 
 // state is an entry joined with what the store says about it.
@@ -92,7 +95,7 @@ func Plan(in Input) *recall.MaintainPlan {
 	p.Findings = append(p.Findings, contradictions(states, unit, in.Now)...)
 	p.Findings = append(p.Findings, openLoops(states, unit, in.Now)...)
 	p.Findings = append(p.Findings, dailyLogs(in.DailyLogs, in.Now)...)
-	p.Findings = append(p.Findings, anchors(in.Anchored, in.FileHashes, in.Entries)...)
+	p.Findings = append(p.Findings, anchors(in.Anchored, in.FileHashes, in.FileProblems, in.Entries)...)
 	return p
 }
 

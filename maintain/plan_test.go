@@ -129,9 +129,10 @@ func TestPlan_SecondaryChecks(t *testing.T) {
 	entry(&in, "tr0000000007", "memory/registers/open-loops.md", "[ ] later due: 2026-01-15", recall.Memory{ReviewedAt: daysAgo(1)})
 	in.DailyLogs = []string{"memory/daily/2025-12-15.md", "memory/daily/2025-12-16.md", "memory/daily/notes.md"}
 	in.Anchored = []*recall.Memory{
-		{ID: "tr0000000008", Title: "parser", Anchors: []recall.Anchor{{Path: "a.go", Hash: "h1"}, {Path: "b.go", Hash: "h2"}, {Path: "c.go", Hash: "h3"}}},
+		{ID: "tr0000000008", Title: "parser", Anchors: []recall.Anchor{{Path: "a.go", Hash: "h1"}, {Path: "b.go", Hash: "h2"}, {Path: "c.go", Hash: "h3"}, {Path: "../x", Hash: "h4"}}},
 	}
 	in.FileHashes = map[string]string{"a.go": "h1", "b.go": "changed", "c.go": ""}
+	in.FileProblems = map[string]string{"../x": "outside the project"}
 	k := kinds(maintain.Plan(in))
 	if len(k[recall.FindingStale]) != 1 || k[recall.FindingStale][0].IDs[0] != "tr0000000001" {
 		t.Errorf("stale %+v", k[recall.FindingStale])
@@ -148,9 +149,11 @@ func TestPlan_SecondaryChecks(t *testing.T) {
 	}
 	var anchors []string
 	for _, f := range k[recall.FindingAnchor] {
-		anchors = append(anchors, f.Message)
+		anchors = append(anchors, f.Message+" "+strings.Join(f.Actions, ","))
 	}
-	if got := strings.Join(anchors, "; "); got != "b.go changed since the memory was last reviewed; c.go is gone since the memory was last reviewed" {
+	if got := strings.Join(anchors, "; "); got != "b.go changed since the memory was last reviewed verify,update,archive; "+
+		"c.go is gone since the memory was last reviewed verify,update,archive; "+
+		"../x cannot be checked: outside the project; anchor a file inside the project or archive the memory update,archive" {
 		t.Errorf("anchors %q", got)
 	}
 }

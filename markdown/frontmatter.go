@@ -15,8 +15,8 @@ type Frontmatter map[string]any
 
 // SplitFrontmatter separates a leading YAML frontmatter block, fenced by
 // lines of exactly "---", from the body. A document without one returns a
-// nil map and the whole input. Malformed YAML is an error; the body is
-// returned untouched either way.
+// nil map and the whole input. Malformed YAML, or YAML that is not a
+// mapping, is an error, and the whole input is returned as the body.
 func SplitFrontmatter(doc []byte) (Frontmatter, []byte, error) {
 	rest, ok := cutLine(doc, "---")
 	if !ok {
@@ -30,8 +30,8 @@ func SplitFrontmatter(doc []byte) (Frontmatter, []byte, error) {
 			line, next = rest[off:off+end], off+end+1
 		}
 		if t := strings.TrimRight(string(line), "\r"); t == "---" || t == "..." {
-			fm := Frontmatter{}
-			if err := yaml.Unmarshal(rest[:off], &fm); err != nil {
+			fm, err := decodeFrontmatter(rest[:off])
+			if err != nil {
 				return nil, doc, fmt.Errorf("frontmatter: %w", err)
 			}
 			if next > len(rest) {
@@ -42,6 +42,39 @@ func SplitFrontmatter(doc []byte) (Frontmatter, []byte, error) {
 		off = next
 	}
 	return nil, doc, nil // an opening fence with no closing one is body text
+}
+
+// decodeFrontmatter decodes a block that must be a YAML mapping. A block of
+// blanks and comments is an empty map; any other kind of YAML ("~", "&0",
+// a list, a bare word) is an error, because decoding it into a map would
+// give nil and the block would vanish from both frontmatter and body.
+func decodeFrontmatter(block []byte) (Frontmatter, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(block, &doc); err != nil {
+		return nil, err
+	}
+	fm := Frontmatter{}
+	if len(doc.Content) == 0 {
+		return fm, nil
+	}
+	if n := doc.Content[0]; n.Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("line %d: the block between the --- lines must be \"key: value\" lines, not a YAML %s", n.Line, kindName(n))
+	}
+	if err := doc.Decode(&fm); err != nil {
+		return nil, err
+	}
+	return fm, nil
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		return "list"
+	case yaml.AliasNode:
+		return "alias"
+	default:
+		return "scalar " + n.ShortTag()
+	}
 }
 
 // cutLine removes a first line equal to want (ignoring a trailing CR).

@@ -42,9 +42,11 @@ func (r *SyncResult) Changed() bool {
 }
 
 // StoreText is a memory's content as an entry line shows it: one line,
-// runs of whitespace as one space when the content spans lines.
+// runs of whitespace as one space when the content spans lines. A bare CR
+// does not end a line of a managed file, so an entry's text may hold one;
+// collapsing it too made every sync rewrite that line.
 func StoreText(m *recall.Memory) string {
-	if strings.ContainsAny(m.Content, "\r\n") {
+	if strings.Contains(m.Content, "\n") {
 		return strings.Join(strings.Fields(m.Content), " ")
 	}
 	return m.Content

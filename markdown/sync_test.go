@@ -171,3 +171,17 @@ func TestSync(t *testing.T) {
 		}
 	})
 }
+
+// A bare CR does not end a line, so an entry can hold one; the store's
+// copy must render to the same text or every sync rewrites the line
+// (found by FuzzSync).
+func TestSync_BareCRIsStable(t *testing.T) {
+	const id = "tr0000000001"
+	set := syncSet(map[string]string{"memory/registers/a.md": "- a\rb ^" + id + "\n"})
+	res := markdown.Sync(markdown.SyncInput{Set: set, Now: syncNow,
+		Memories: map[string]*recall.Memory{id: mem(id, "a\rb", recall.TierRegister)},
+		Records:  map[string]recall.SyncRecord{id: rec(id, "memory/registers/a.md", "a\rb", recall.TierRegister)}})
+	if res.Changed() || len(res.Rendered) != 0 {
+		t.Fatalf("sync changed %+v", res)
+	}
+}

@@ -53,6 +53,7 @@ func NewServer(svc recall.Services, opt Options) *sdk.Server {
 	}
 	s := sdk.NewServer(&sdk.Implementation{Name: "recall", Title: "recall memory", Version: opt.Version},
 		&sdk.ServerOptions{Instructions: instructions(svc), Logger: t.log, Capabilities: &sdk.ServerCapabilities{}})
+	s.AddReceivingMiddleware(recoverPanics(t.log))
 	if svc.Memories != nil {
 		t.addMemoryTools(s)
 	}
@@ -111,7 +112,7 @@ func (t *tools) fail(ctx context.Context, tool string, err error, next string) e
 	}
 	if code == recall.EINTERNAL {
 		t.log.ErrorContext(ctx, "tool failed", "tool", tool, "err", err)
-		return &toolError{msg: "internal: recall hit an internal error (logged on the server). Retry once; if it fails again, tell the user."}
+		return &toolError{msg: internalMessage}
 	}
 	hint := ""
 	switch code {

@@ -59,8 +59,11 @@ func (db *DB) clean(m *recall.Memory) error {
 	if err := validateTierStatus(m.Tier, m.Status); err != nil {
 		return err
 	}
-	if m.Confidence < 0 || m.Confidence > 1 {
+	if !(m.Confidence >= 0 && m.Confidence <= 1) { // NaN too
 		return recall.Errorf(recall.EINVALID, "Invalid confidence %g: use a number from 0 to 1.", m.Confidence)
+	}
+	if err := recall.ValidateAnchors(m.Anchors); err != nil {
+		return err
 	}
 	if len(m.Content) > db.maxContent() {
 		return recall.Errorf(recall.ETOOLARGE, "Content is %d bytes, over the limit of %d: split it into several memories or raise [limits] max_content_bytes in config.toml.", len(m.Content), db.maxContent())

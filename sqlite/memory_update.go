@@ -68,7 +68,16 @@ func (db *DB) apply(m *recall.Memory, upd recall.MemoryUpdate) error {
 	if m.Status == "" || m.Tier == "" {
 		return recall.Errorf(recall.EINVALID, "Tier and status cannot be empty.")
 	}
-	return db.clean(m)
+	// Anchors stored before they were validated stay as they are: an
+	// update that leaves them alone (an archive, a review) must not fail
+	// on them. Whoever reads them refuses a path outside the project.
+	kept := m.Anchors
+	if upd.Anchors == nil {
+		m.Anchors = nil
+	}
+	err := db.clean(m)
+	m.Anchors = kept
+	return err
 }
 
 // mergeTags appends the new tags that are not there yet, keeping order.

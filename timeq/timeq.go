@@ -38,7 +38,8 @@ type rule struct {
 // Parse finds the time expressions in text relative to now. Several windows
 // are intersected; one that would leave nothing is ignored.
 func Parse(text string, now time.Time) recall.TimeIntent {
-	lower := strings.ToLower(text)
+	f := fold(text)
+	lower := f.lower
 	var spans []span
 	taken := make([]bool, len(lower)+1)
 	for _, r := range rules {
@@ -63,6 +64,9 @@ func Parse(text string, now time.Time) recall.TimeIntent {
 			}
 			spans = append(spans, sp)
 		}
+	}
+	for i := range spans { // offsets in lower become offsets in text
+		spans[i].start, spans[i].end = f.at(spans[i].start), f.at(spans[i].end)
 	}
 	return intent(text, spans)
 }

@@ -53,6 +53,14 @@ func TestParse(t *testing.T) {
 		{"in 12345 steps", open, open, false, "in 12345 steps"},
 		{"31 February 2023 plan", day(2023, 2, 1), day(2023, 3, 1), false, "31 plan"},
 		{"plain words", open, open, false, "plain words"},
+		// Lower-casing changes byte lengths ("Ⱥ" is 2 bytes, "ⱥ" 3; the
+		// Kelvin sign is 3, "k" 1; an invalid byte becomes a 3-byte U+FFFD),
+		// so offsets found in a lower-cased copy must map back to the text.
+		{"Ⱥ in May 2023", day(2023, 5, 1), day(2023, 6, 1), false, "Ⱥ"},
+		{"ȺȺȺȺ notes in May 2023 done", day(2023, 5, 1), day(2023, 6, 1), false, "ȺȺȺȺ notes done"},
+		{"\u212a bugs last wee\u212a", day(2023, 10, 9), day(2023, 10, 16), false, "\u212a bugs"},
+		{"\xff\xfe in May 2023", day(2023, 5, 1), day(2023, 6, 1), false, "\xff\xfe"},
+		{"İİİ since March", day(2023, 3, 1), open, false, "İİİ"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {
@@ -85,7 +93,7 @@ func TestParse_Intersects(t *testing.T) {
 }
 
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{"yesterday", "in May 2023", "since march", "2 years ago", "last tuesday", "on 3 June, 2023", "past 10 days", "2023-02-30"} {
+	for _, s := range []string{"yesterday", "in May 2023", "since march", "2 years ago", "last tuesday", "on 3 June, 2023", "past 10 days", "2023-02-30", "Ⱥ in May 2023", "wee\u212a ago \xff"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -95,6 +103,11 @@ func FuzzParse(f *testing.F) {
 		}
 		if in.Text == "" && strings.TrimSpace(s) != "" {
 			t.Fatalf("%q: text lost", s)
+		}
+		for _, f := range in.Found {
+			if !strings.Contains(s, f) {
+				t.Fatalf("%q: found %q, which is not in the text", s, f)
+			}
 		}
 	})
 }

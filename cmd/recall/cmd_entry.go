@@ -60,9 +60,9 @@ func (a *app) entryCommand(name string) *cobra.Command {
 			now := a.now()
 			opts := maintain.Options{Now: now, SnoozeDays: days}
 			if m := ws.mems[id]; m != nil {
-				opts.Hashes = anchorHashes(dir, []*recall.Memory{m})
+				opts.Hashes, _ = anchorHashes(dir, []*recall.Memory{m})
 			} else if m, err := a.mem.FindMemory(c.Context(), id, ""); err == nil {
-				opts.Hashes = anchorHashes(dir, []*recall.Memory{m})
+				opts.Hashes, _ = anchorHashes(dir, []*recall.Memory{m})
 			}
 			done, err := a.applyChoices(c.Context(), ws, []maintain.Choice{{ID: id, Action: spec.action}}, opts, nil)
 			if err != nil {

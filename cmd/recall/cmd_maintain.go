@@ -203,7 +203,8 @@ func (a *app) runMaintain(c *cobra.Command, f *maintainFlags) error {
 	if !interactive {
 		maintain.WriteChecks(a.stdout, p)
 	}
-	opts := maintain.Options{Now: now, SnoozeDays: f.snoozeDays, Hashes: anchorHashes(root, anchoredOf(ws, p))}
+	hashes, _ := anchorHashes(root, anchoredOf(ws, p))
+	opts := maintain.Options{Now: now, SnoozeDays: f.snoozeDays, Hashes: hashes}
 	done, err := a.applyChoices(ctx, ws, dedupe(choices), opts, texts)
 	if err != nil {
 		return err

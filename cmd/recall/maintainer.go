@@ -48,9 +48,10 @@ func (a *app) planInput(ctx context.Context, ws *workspace) (*maintain.Input, er
 	if err != nil {
 		return nil, err
 	}
+	hashes, problems := anchorHashes(ws.root, anchored)
 	in := &maintain.Input{
 		Entries: ws.set.Entries(), Memories: ws.mems, Anchored: anchored,
-		FileHashes: anchorHashes(ws.root, anchored), Budget: a.cfg.Working.BudgetWords,
+		FileHashes: hashes, FileProblems: problems, Budget: a.cfg.Working.BudgetWords,
 	}
 	daily, err := filepath.Glob(filepath.Join(ws.root, filepath.FromSlash(markdown.DailyDir), "*.md"))
 	if err != nil {

@@ -84,10 +84,13 @@ func buildMemory(doc []byte, f *memoryFlags, c *cobra.Command) (*recall.Memory, 
 			return nil, err
 		}
 	}
-	if md, ok := fm["metadata"]; ok {
-		b, err := json.Marshal(md)
-		if err != nil {
-			return nil, recall.Errorf(recall.EINVALID, "Frontmatter metadata must be a mapping.")
+	if md, ok := fm["metadata"]; ok && md != nil {
+		// Metadata is a JSON object on every other path; a scalar or a list
+		// here would be stored as one.
+		obj, isMap := md.(map[string]any)
+		b, err := json.Marshal(obj)
+		if !isMap || err != nil {
+			return nil, recall.Errorf(recall.EINVALID, "Frontmatter metadata must be a mapping of names to values, like \"metadata: {source: web}\".")
 		}
 		m.Metadata = b
 	}
