@@ -50,9 +50,14 @@ func (s *Searcher) neighborBoost(ctx context.Context, o Options, f recall.Memory
 				d = -d * o.NeighborBefore
 			}
 			id := n.Memory.ID
-			share[id] = max(share[id], o.Neighbor*c.base/d)
 			if cands[id] == nil {
 				cands[id] = &candidate{m: n.Memory}
+			}
+			if v := o.Neighbor * c.base / d; v > share[id] {
+				share[id] = v
+				// Without evidence of its own, the memory can only be
+				// shown beside the candidate it borrows most from.
+				cands[id].via, cands[id].offset = c.m.ID, n.Offset
 			}
 		}
 	}

@@ -106,10 +106,26 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 		}
 		return out[i].Memory.OccurredAt.After(out[j].Memory.OccurredAt)
 	})
-	if len(out) > limit {
-		out = out[:limit]
+	return fit(out, limit), nil
+}
+
+// fit keeps the hits that fit in limit places, counting the context shown
+// under each (a hit that fits keeps as much of its context as fits).
+func fit(hits []*recall.SearchHit, limit int) []*recall.SearchHit {
+	used := 0
+	for i, h := range hits {
+		if used == limit {
+			return hits[:i]
+		}
+		if n := used + 1 + len(h.Context); n > limit {
+			cp := *h
+			cp.Context = h.Context[:limit-used-1]
+			hits[i] = &cp
+			return hits[:i+1]
+		}
+		used += 1 + len(h.Context)
 	}
-	return out, nil
+	return hits
 }
 
 func (s *Searcher) now() time.Time {

@@ -22,6 +22,19 @@ type hitJSON struct {
 	Snippet    string             `json:"snippet,omitempty"`
 	OccurredAt time.Time          `json:"occurred_at"`
 	Explain    *recall.HitExplain `json:"explain,omitempty"`
+	// Context is the memories shown under the hit (the turns around it),
+	// which matched nothing themselves.
+	Context []hitJSON `json:"context,omitempty"`
+}
+
+func newHitJSON(h *recall.SearchHit) hitJSON {
+	m := h.Memory
+	out := hitJSON{ID: m.ID, Key: m.Key, Collection: m.Collection, Type: m.Type, Title: m.Title,
+		Tier: m.Tier, Score: h.Score, Snippet: h.Snippet, OccurredAt: m.OccurredAt, Explain: h.Explain}
+	for _, c := range h.Context {
+		out.Context = append(out.Context, newHitJSON(c))
+	}
+	return out
 }
 
 func (a *app) searchCommand() *cobra.Command {
@@ -82,9 +95,7 @@ and --until filter strictly. --as-of answers from memory as it was then.`,
 			if jsonOut {
 				out := make([]hitJSON, 0, len(hits))
 				for _, h := range hits {
-					m := h.Memory
-					out = append(out, hitJSON{ID: m.ID, Key: m.Key, Collection: m.Collection, Type: m.Type, Title: m.Title,
-						Tier: m.Tier, Score: h.Score, Snippet: h.Snippet, OccurredAt: m.OccurredAt, Explain: h.Explain})
+					out = append(out, newHitJSON(h))
 				}
 				if observations {
 					return writeJSON(a.stdout, map[string]any{"memories": out, "observations": obs})
@@ -98,7 +109,7 @@ and --until filter strictly. --as-of answers from memory as it was then.`,
 				fprintf(a.stdout, "\n")
 			}
 			if len(hits) == 0 {
-				fprintf(a.stderr, "No matches for %q. Try fewer or other words, or `recall list`.\n", q.Text)
+				fprintf(a.stderr, "No memories match %q. Try other words, or `recall list`.\n", q.Text)
 				return nil
 			}
 			if explain && hits[0].Explain != nil && hits[0].Explain.Note != "" {
@@ -107,17 +118,16 @@ and --until filter strictly. --as-of answers from memory as it was then.`,
 			w := table(a.stdout)
 			fprintf(w, "SCORE\tID\tKEY\tTITLE / SNIPPET\n")
 			for _, h := range hits {
-				text := h.Memory.Title
-				if h.Snippet != "" {
-					if text != "" {
-						text += ": "
-					}
-					text += h.Snippet
-				}
-				fprintf(w, "%.3f\t%s\t%s\t%s\n", h.Score, h.Memory.ID, dash(h.Memory.Key), oneLine(text, 90))
+				fprintf(w, "%.3f\t%s\t%s\t%s\n", h.Score, h.Memory.ID, dash(h.Memory.Key), oneLine(hitText(h), 90))
 				if h.Explain != nil {
-					e := h.Explain
-					fprintf(w, "\t\t\t%s\n", explainLine(e))
+					fprintf(w, "\t\t\t%s\n", explainLine(h.Explain))
+				}
+				// Context: the turns around the hit, indented under it.
+				for _, c := range h.Context {
+					fprintf(w, "\t  %s\t%s\t  %s\n", c.Memory.ID, dash(c.Memory.Key), oneLine(hitText(c), 88))
+					if c.Explain != nil {
+						fprintf(w, "\t\t\t  context: %s\n", explainLine(c.Explain))
+					}
 				}
 			}
 			return w.Flush()
@@ -166,6 +176,18 @@ func searchTimes(q *recall.SearchQuery, since, until, now, asOf string) error {
 	return nil
 }
 
+// hitText is a hit's title and snippet, for one table row.
+func hitText(h *recall.SearchHit) string {
+	text := h.Memory.Title
+	if h.Snippet != "" {
+		if text != "" {
+			text += ": "
+		}
+		text += h.Snippet
+	}
+	return text
+}
+
 // explainLine shows how a hit was scored, adjustments in a stable order.
 func explainLine(e *recall.HitExplain) string {
 	s := fmt.Sprintf("bm25=%.3f", e.BM25)
@@ -183,7 +205,7 @@ func explainLine(e *recall.HitExplain) string {
 	}
 	sort.Strings(names)
 	for _, k := range names {
-		if strings.HasPrefix(k, "+") { // an additive share, included in fused
+		if strings.HasPrefix(k, "+") || strings.HasPrefix(k, "-") { // an additive share, or an amount taken off
 			s += fmt.Sprintf(" %s=%.3f", k, e.Adjustments[k])
 		} else {
 			s += fmt.Sprintf(" %s×%.3f", k, e.Adjustments[k])
