@@ -108,6 +108,7 @@ func DefaultOptions() Options {
 		NeighborBefore: 2,
 		VectorFloor:    DefaultVectorFloor,
 		Entity:         0.5,
+		MinShare:       0.1,
 		TimeBoost:      1.5,
 		StripTime:      true,
 		Recent:         0.5,
