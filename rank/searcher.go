@@ -76,6 +76,10 @@ type Options struct {
 	// query names by 1 + TimeBoost; words such as "in May 2023" do not
 	// exclude other memories (the flags --since and --until do).
 	TimeBoost float64
+	// TimeStrict lists only the hits inside the window a query names
+	// whenever there are any ("what did we decide last week"); without
+	// it the window only boosts (TimeBoost).
+	TimeStrict bool
 	// Feedback is the fusion weight of a second full-text query expanded
 	// with FeedbackTerms words from the FeedbackDocs best matches
 	// (pseudo-relevance feedback); 0 turns it off.
@@ -110,6 +114,7 @@ func DefaultOptions() Options {
 		Entity:         0.5,
 		MinShare:       0.1,
 		TimeBoost:      1.5,
+		TimeStrict:     true,
 		StripTime:      true,
 		Recent:         0.5,
 		RecentHalfLife: 30 * 24 * time.Hour,
@@ -173,6 +178,9 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 	}
 	if o.StripTime {
 		text = intent.Text
+	}
+	if intent.HasWindow() && timeOnly(intent.Text, intent.Found) && s.Memories != nil {
+		return s.listWindow(ctx, q.Filter, intent, now, o.Weights, limit, q.Explain, "time: "+describe(intent)+"; the window's memories, newest first")
 	}
 	// The vector search runs beside the full-text one: on two cores the
 	// query costs the slower of the two, not their sum.
@@ -259,6 +267,9 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 		case c.via != "":
 			context = append(context, c)
 		}
+	}
+	if o.TimeStrict && intent.HasWindow() {
+		hits = keepWindow(hits, intent)
 	}
 	hits = diversify(order(hits), o.MMRLambda, limit)
 	hits = cut(hits, o.MinShare)

@@ -139,14 +139,15 @@ and --until filter strictly. --as-of answers from memory as it was then.`,
 	c.Flags().BoolVar(&explain, "explain", false, "show how each hit was scored")
 	c.Flags().BoolVar(&observations, "observations", false, "also search raw observations (hook events); JSON becomes {memories, observations}")
 	c.Flags().StringVar(&mode, "mode", recall.ModeHybrid, "`MODE`: hybrid, bm25 or vector")
-	c.Flags().StringVar(&since, "since", "", "only memories that occurred at or after `TIME`")
-	c.Flags().StringVar(&until, "until", "", "only memories that occurred before `TIME`")
+	c.Flags().StringVar(&since, "since", "", "only memories that occurred at or after `TIME` (a date, or words: yesterday, last week)")
+	c.Flags().StringVar(&until, "until", "", "only memories that occurred before `TIME` (a date, or words: the end of yesterday, last week)")
 	c.Flags().StringVar(&now, "now", "", "reference `TIME` for time words in the query (default now)")
 	c.Flags().StringVar(&asOf, "as-of", "", "answer from memory as it was at `TIME`")
 	return c
 }
 
-// searchTimes applies the time flags to q.
+// searchTimes applies the time flags to q. --since and --until read
+// time words relative to --now (default the clock) as the query does.
 func searchTimes(q *recall.SearchQuery, since, until, now, asOf string) error {
 	parse := func(flag, v string) (*time.Time, error) {
 		if v == "" {
@@ -155,20 +156,31 @@ func searchTimes(q *recall.SearchQuery, since, until, now, asOf string) error {
 		t, err := parseTime(flag, v)
 		return &t, err
 	}
-	var err error
-	if q.Filter.Since, err = parse("since", since); err != nil {
-		return err
-	}
-	if q.Filter.Until, err = parse("until", until); err != nil {
-		return err
-	}
-	if q.AsOf, err = parse("as-of", asOf); err != nil {
-		return err
-	}
 	if n, err := parse("now", now); err != nil {
 		return err
 	} else if n != nil {
 		q.Now = *n
+	}
+	ref := q.Now
+	if ref.IsZero() {
+		ref = time.Now().UTC()
+	}
+	for _, b := range []struct {
+		flag, v string
+		dst     **time.Time
+	}{{"since", since, &q.Filter.Since}, {"until", until, &q.Filter.Until}} {
+		if b.v == "" {
+			continue
+		}
+		t, err := parseBound(b.flag, b.v, ref)
+		if err != nil {
+			return err
+		}
+		*b.dst = &t
+	}
+	var err error
+	if q.AsOf, err = parse("as-of", asOf); err != nil {
+		return err
 	}
 	if q.Filter.Since != nil && q.Filter.Until != nil && !q.Filter.Since.Before(*q.Filter.Until) {
 		return usagef("--since must be before --until")

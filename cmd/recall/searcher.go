@@ -32,7 +32,7 @@ func (a *app) searcherFor(mem *sqlite.MemoryService, vec recall.VectorSearcher, 
 		"text_weight": o.TextWeight, "vector_weight": o.VectorWeight, "mmr_lambda": o.MMRLambda,
 		"episode": o.Episode, "neighbor": o.Neighbor, "neighbor_before": o.NeighborBefore,
 		"time_boost": o.TimeBoost, "feedback": o.Feedback, "recency": o.Weights.Recency,
-		"half_life_days": o.Weights.HalfLife.Hours() / 24, "vector_floor": o.VectorFloor, "min_share": o.MinShare, "entity": o.Entity,
+		"half_life_days": o.Weights.HalfLife.Hours() / 24, "vector_floor": o.VectorFloor, "min_share": o.MinShare, "entity": o.Entity, "time_strict": o.TimeStrict,
 	}
 }
 
@@ -53,6 +53,7 @@ type RankingConfig struct {
 	VectorFloor    *float64 `toml:"vector_floor"` // default: calibrated per embedder (rank.VectorFloor)
 	MinShare       *float64 `toml:"min_share"`
 	Entity         *float64 `toml:"entity"`
+	TimeStrict     *bool    `toml:"time_strict"`
 }
 
 func (rc RankingConfig) apply(o *rank.Options) {
@@ -75,6 +76,9 @@ func (rc RankingConfig) apply(o *rank.Options) {
 	set(&o.VectorFloor, rc.VectorFloor)
 	set(&o.MinShare, rc.MinShare)
 	set(&o.Entity, rc.Entity)
+	if rc.TimeStrict != nil {
+		o.TimeStrict = *rc.TimeStrict
+	}
 	if rc.HalfLifeDays != nil && *rc.HalfLifeDays > 0 {
 		o.Weights.HalfLife = time.Duration(*rc.HalfLifeDays * 24 * float64(time.Hour))
 	}
