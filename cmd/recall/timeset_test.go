@@ -90,8 +90,7 @@ func TestTimeSet(t *testing.T) {
 	if _, err := mem.ImportMemories(ctx, ms); err != nil {
 		t.Fatal(err)
 	}
-	cfg := defaultConfig(); f := false; cfg.Ranking.TimeStrict = &f
-	s, _ := (&app{}).searcherFor(mem, vec, nil, cfg)
+	s, _ := (&app{}).searcherFor(mem, vec, nil, defaultConfig())
 	total := 0.0
 	for _, text := range timeSetQueries {
 		in := timeq.Parse(text, timeSetNow)
