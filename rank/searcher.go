@@ -179,7 +179,7 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 	if o.StripTime {
 		text = intent.Text
 	}
-	if intent.HasWindow() && timeOnly(intent.Text, intent.Found) && s.Memories != nil {
+	if intent.HasWindow() && TimeOnly(intent) && s.Memories != nil {
 		return s.listWindow(ctx, q.Filter, intent, now, o.Weights, limit, q.Explain, "time: "+describe(intent)+"; the window's memories, newest first")
 	}
 	// The vector search runs beside the full-text one: on two cores the

@@ -19,14 +19,10 @@ import (
 var timeFillers = map[string]bool{"happened": true, "happen": true, "happening": true, "memories": true, "memory": true,
 	"anything": true, "everything": true, "show": true, "list": true, "tell": true}
 
-// timeOnly reports whether a query asks for nothing beyond the window its
-// time expressions found name. (A parser may leave a query that is only a
-// time expression as it was, so the expressions are removed here.)
-func timeOnly(text string, found []string) bool {
-	text = strings.ToLower(text)
-	for _, f := range found {
-		text = strings.ReplaceAll(text, strings.ToLower(f), " ")
-	}
+// TimeOnly reports whether a query asks for nothing beyond the window its
+// time expressions name ("last week", "what happened yesterday").
+func TimeOnly(in recall.TimeIntent) bool {
+	text := in.Rest(in.Text)
 	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
 		if !stopwords[w] && !timeFillers[w] {
 			return false

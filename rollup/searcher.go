@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/rank"
 )
 
 // Finder is what the searcher and the context section read: full-text
@@ -37,6 +38,9 @@ type Searcher struct {
 	Rollups Finder
 	// Now is the clock used when a query has no Now; nil means time.Now.
 	Now func() time.Time
+	// Time reads the time words of a query ("last week"): rollups are
+	// kept to the window by their bucket. Nil: none are read.
+	Time recall.TimeParser
 }
 
 var _ recall.Searcher = (*Searcher)(nil)
@@ -57,22 +61,34 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 	if limit <= 0 {
 		limit = 10
 	}
+	now := q.Now
+	if now.IsZero() {
+		now = s.now()
+	}
+	in := recall.TimeIntent{Text: q.Text}
+	if s.Time != nil {
+		in = s.Time.ParseTime(q.Text, now)
+	}
 	intent := DetectIntent(q.Text)
-	hits, err := s.Rollups.SearchRollups(ctx, recall.RollupFilter{
-		BucketTypes: TiersFor(intent), MemoryType: q.Filter.Type, Since: q.Filter.Since, Until: q.Filter.Until,
-		Search: q.Text, PerKey: true, Limit: max(3*limit, 30),
-	})
+	f := recall.RollupFilter{
+		BucketTypes: TiersFor(intent), MemoryType: q.Filter.Type, Since: later(q.Filter.Since, in.Since), Until: earlier(q.Filter.Until, in.Until),
+		Search: in.Text, PerKey: true, Limit: max(3*limit, 30),
+	}
+	if f.Since != nil && f.Until != nil && !f.Since.Before(*f.Until) {
+		return base, nil // an empty window
+	}
+	if in.HasWindow() && rank.TimeOnly(in) {
+		return s.window(ctx, base, f, in, now, limit)
+	}
+	hits, err := s.Rollups.SearchRollups(ctx, f)
 	if err != nil {
 		return nil, err
 	}
 	hits = newestPerKey(hits)
+	hits = onePerEntry(hits, in)
 	hits = dropOutdated(hits, base)
 	if len(hits) == 0 {
 		return base, nil
-	}
-	now := q.Now
-	if now.IsZero() {
-		now = s.now()
 	}
 	out := make([]*recall.SearchHit, 0, len(base)+len(hits))
 	if len(base) > 0 {

@@ -30,11 +30,7 @@ func parseBound(flag, s string, now time.Time) (time.Time, error) {
 		return t, nil
 	}
 	in := timeq.Parser{}.ParseTime(s, now)
-	rest := strings.ToLower(s)
-	for _, f := range in.Found {
-		rest = strings.ReplaceAll(rest, strings.ToLower(f), "")
-	}
-	if len(in.Found) > 0 && strings.TrimSpace(rest) == "" {
+	if len(in.Found) > 0 && in.Rest(s) == "" {
 		switch {
 		case flag == "since" && in.Since != nil:
 			return in.Since.UTC(), nil
