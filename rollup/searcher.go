@@ -41,6 +41,9 @@ type Searcher struct {
 	// Time reads the time words of a query ("last week"): rollups are
 	// kept to the window by their bucket. Nil: none are read.
 	Time recall.TimeParser
+	// Observations, when set, lets observations not yet rolled up answer
+	// too, so that an event is searchable as soon as it is recorded.
+	Observations ObservationFinder
 }
 
 var _ recall.Searcher = (*Searcher)(nil)
@@ -87,10 +90,14 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 	hits = newestPerKey(hits)
 	hits = onePerEntry(hits, in)
 	hits = dropOutdated(hits, base)
-	if len(hits) == 0 {
+	obs, err := s.observations(ctx, recall.ObservationFilter{Search: in.Text, Since: f.Since, Until: f.Until, Project: q.Filter.Project}, in.Text, now, intent, limit, q.Explain)
+	if err != nil {
+		return nil, err
+	}
+	if len(hits) == 0 && len(obs) == 0 {
 		return base, nil
 	}
-	out := make([]*recall.SearchHit, 0, len(base)+len(hits))
+	out := make([]*recall.SearchHit, 0, len(base)+len(hits)+len(obs))
 	if len(base) > 0 {
 		top := base[0].Score
 		for _, h := range base {
@@ -102,7 +109,7 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 			out = append(out, &cp)
 		}
 	}
-	top := hits[0].Score
+	top := 0.0
 	for _, h := range hits {
 		top = math.Max(top, h.Score)
 	}
@@ -116,6 +123,7 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 		}
 		out = append(out, hit)
 	}
+	out = append(out, obs...)
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Score != out[j].Score {
 			return out[i].Score > out[j].Score

@@ -2,11 +2,13 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/rollup"
 	"github.com/spf13/cobra"
 )
 
@@ -88,6 +90,8 @@ and --until filter strictly. --as-of answers from memory as it was then.`,
 			}
 			var obs []obsJSON
 			if observations {
+				// Observations get their own list: not twice.
+				hits = slices.DeleteFunc(hits, func(h *recall.SearchHit) bool { return h.Memory.Collection == rollup.ObservationCollection })
 				if obs, err = a.searchObservations(c.Context(), q.Text, q.Filter.Since, q.Filter.Until, limit); err != nil {
 					return err
 				}
