@@ -4,14 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/recall-mem/recall"
-	"github.com/recall-mem/recall/chunk"
-	"github.com/recall-mem/recall/embed"
-	"github.com/recall-mem/recall/sqlite"
 	"github.com/recall-mem/recall/timeq"
 )
 
@@ -59,20 +55,7 @@ var timeSetQueries = []string{
 // hits and their context, that lie in the window the query names) and
 // requires at least 0.9.
 func TestTimeSet(t *testing.T) {
-	db := sqlite.NewDB(filepath.Join(t.TempDir(), dbFile))
-	db.Now = func() time.Time { return timeSetNow }
-	if err := db.Open(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := db.Check(context.Background()); err != nil {
-			t.Error(err)
-		}
-		db.Close()
-	})
-	mem := sqlite.NewMemoryService(db)
-	vec := sqlite.NewVectorService(db, embed.NewHashing(0), chunk.Splitter{})
-	vec.Inline = true
+	mem, vec := openSearchStore(t, timeSetNow)
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(3, 5))
 	word := func() string { return timeSetWords[rng.IntN(len(timeSetWords))] }
