@@ -2,6 +2,7 @@ package rank
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -158,4 +159,22 @@ func TestNamesMatch(t *testing.T) {
 			t.Errorf("namesMatch(%v) = %v, want %v", tt.names, got, tt.want)
 		}
 	}
+}
+
+// FuzzQueryNames: any query yields lower-case names without stopwords,
+// each a word of the query.
+func FuzzQueryNames(f *testing.F) {
+	for _, s := range []string{"What did Caroline research?", "When did Melanie's kids visit? Where did Jon go", "", "A. B! C? d’s É", "'s ’s . ? !"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		for n := range queryNames(q) {
+			if n == "" || stopwords[n] {
+				t.Fatalf("queryNames(%q) gave %q", q, n)
+			}
+			if !strings.Contains(strings.ToLower(q), n) {
+				t.Fatalf("queryNames(%q) gave %q, not in the query", q, n)
+			}
+		}
+	})
 }
