@@ -31,8 +31,10 @@ func TimeOnly(in recall.TimeIntent) bool {
 	return true
 }
 
-// windowScan bounds the memories read for a time-only query: enough to
-// order a busy week; a longer window shows its newest among these.
+// windowScan bounds the memories read for a time-only query. A store
+// that orders by occurred_at (MemoryFilter.Newest) returns the newest
+// first, so the first limit are the answer; one that cannot (an older
+// server) returns some of the window, which is then sorted here.
 const windowScan = 1000
 
 // listWindow returns the memories of the query's window under f, newest
@@ -42,7 +44,7 @@ func (s *Searcher) listWindow(ctx context.Context, f recall.MemoryFilter, in rec
 	if !ok {
 		return nil, nil
 	}
-	wf.Offset, wf.Limit = 0, windowScan
+	wf.Offset, wf.Limit, wf.Newest = 0, windowScan, true
 	ms, _, err := s.Memories.FindMemories(ctx, wf)
 	if err != nil {
 		return nil, fmt.Errorf("list the window: %w", err)
