@@ -52,15 +52,21 @@ operators in the query are treated as plain text.
 
 Hybrid mode (the default) fuses full-text (BM25) matches with the nearest
 passages of the vector index, lets memories recorded beside a strong match
-(the next turn of a conversation) share its score, prefers recent, working,
-pinned and confident memories a little, and keeps near-duplicates from
-crowding the top. --mode bm25 or vector uses one index only; when the vector
+(the next turn of a conversation) share its score, weighs up memories whose
+author, project, tags or metadata name someone the query names, prefers
+recent, working, pinned and confident memories a little, and keeps
+near-duplicates from crowding the top. A hit always matched the query
+itself; the turns around it that did not are shown indented under it (in
+--json, its "context") and count toward --limit. When nothing matches, the
+command says so and exits 0. --mode bm25 or vector uses one index only; when the vector
 index is unavailable, hybrid quietly uses full text (--explain says so).
 
 Time words in the query ("yesterday", "last week", "in May 2023", "2 years
-ago", "since March", "recently") are read relative to --now: memories from
-that window rank higher and the words themselves are not matched. --since
-and --until filter strictly. --as-of answers from memory as it was then.`,
+ago", "since March", "recently") are read relative to --now: hits outside
+that window are left out when there are hits inside it, and the words
+themselves are not matched; a query of time words only lists the window,
+newest first. --since and --until filter strictly and take the same words.
+--as-of answers from memory as it was then.`,
 		Example: `  recall search "GPU acceleration"
   recall search security --filter tags=api,auth --json
   recall search "what did we decide last week" --explain
