@@ -78,6 +78,9 @@ type MemoryFilter struct {
 	Fields map[string][]string
 	Since  *time.Time // occurred_at >= Since
 	Until  *time.Time // occurred_at < Until
+	// Newest orders by occurred_at, newest first, instead of the last
+	// update first (a time window's listing).
+	Newest bool
 
 	Offset int
 	Limit  int

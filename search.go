@@ -30,6 +30,20 @@ type SearchHit struct {
 	Snippet string      `json:"snippet,omitempty"` // the best passage of a long memory
 	Explain *HitExplain `json:"explain,omitempty"`
 	Rollup  *Rollup     `json:"rollup,omitempty"` // set when the hit is a rollup; Memory is then a read-only view of it
+	// Context holds memories recorded beside the hit (the turns around a
+	// matching turn) that matched nothing themselves: they are shown under
+	// the hit, never as hits, and count toward the query's Limit.
+	Context []*SearchHit `json:"context,omitempty"`
+}
+
+// Shown is the number of memories hits take on screen and in Limit: each
+// hit and its context.
+func Shown(hits []*SearchHit) int {
+	n := 0
+	for _, h := range hits {
+		n += 1 + len(h.Context)
+	}
+	return n
 }
 
 // HitExplain shows how a hit was scored.
@@ -41,7 +55,8 @@ type HitExplain struct {
 	Fused      float64 `json:"fused"`
 	// Adjustments are factors applied to Fused (recency, tier, …); names
 	// starting with "+" are shares already added into Fused (context from
-	// neighbouring memories).
+	// neighbouring memories), names starting with "-" are amounts taken
+	// from the final score (a near-duplicate of a hit shown above).
 	Adjustments map[string]float64 `json:"adjustments,omitempty"`
 	Note        string             `json:"note,omitempty"` // e.g. that vector search was unavailable
 }

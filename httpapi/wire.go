@@ -189,6 +189,7 @@ type filterBody struct {
 	Fields     map[string][]string `json:"fields,omitempty"`
 	Since      *time.Time          `json:"since,omitempty"`
 	Until      *time.Time          `json:"until,omitempty"`
+	Newest     bool                `json:"newest,omitempty"`
 	Offset     int                 `json:"offset,omitempty"`
 	Limit      int                 `json:"limit,omitempty"`
 }

@@ -22,6 +22,17 @@ type memoryBrief struct {
 	Pinned     bool    `json:"pinned,omitempty"`
 	Score      float64 `json:"score,omitempty"`
 	OccurredAt string  `json:"occurred_at,omitempty"`
+	// Context is what search shows under a hit: memories recorded beside
+	// it (the turns around a matching turn) that matched nothing
+	// themselves.
+	Context []contextBrief `json:"context,omitempty" jsonschema:"memories recorded beside the hit, shown for context"`
+}
+
+// contextBrief is a memory shown under a search hit.
+type contextBrief struct {
+	ID         string `json:"id"`
+	Snippet    string `json:"snippet"`
+	OccurredAt string `json:"occurred_at,omitempty"`
 }
 
 func briefMemory(m *recall.Memory, text string) memoryBrief {

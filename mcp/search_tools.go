@@ -92,6 +92,10 @@ func (t *tools) search(ctx context.Context, _ *sdk.CallToolRequest, in searchIn)
 		}
 		b := briefMemory(h.Memory, text)
 		b.Score = h.Score
+		for _, c := range h.Context {
+			cb := briefMemory(c.Memory, c.Memory.Content)
+			b.Context = append(b.Context, contextBrief{ID: cb.ID, Snippet: cb.Snippet, OccurredAt: cb.OccurredAt})
+		}
 		out.Hits = append(out.Hits, b)
 	}
 	return nil, out, nil

@@ -13,6 +13,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/mcp"
+	"github.com/recall-mem/recall/rank"
 	"github.com/recall-mem/recall/sqlite"
 	"github.com/recall-mem/recall/sqlite/sqlitetest"
 )
@@ -195,6 +196,25 @@ func TestServer_Tools(t *testing.T) {
 			t.Fatal("calling a tool that is not registered must fail")
 		}
 	})
+}
+
+// TestServer_SearchContext: with the ranking searcher, the turn recorded
+// after a matching turn is shown under its hit, never as a hit.
+func TestServer_SearchContext(t *testing.T) {
+	mem := sqlite.NewMemoryService(openDB(t))
+	cs := connect(t, recall.Services{Memories: mem, Search: &rank.Searcher{Text: mem, Memories: mem, Neighbors: mem}}, nil)
+	for _, c := range []string{"Ana: where did you end up moving?", "Ben: Lisbon, near the river."} {
+		callOK(t, cs, "memory_put", map[string]any{"content": c, "type": "dialog"}, nil)
+	}
+	var out struct {
+		Hits []struct {
+			Context []struct{ Snippet string }
+		}
+	}
+	callOK(t, cs, "memory_search", map[string]any{"query": "moving"}, &out)
+	if len(out.Hits) != 1 || len(out.Hits[0].Context) != 1 || !strings.Contains(out.Hits[0].Context[0].Snippet, "Lisbon") {
+		t.Fatalf("hits %+v", out.Hits)
+	}
 }
 
 func TestServer_MemoryTools(t *testing.T) {

@@ -71,6 +71,11 @@ func Hits(s recall.Searcher, limit int) Section {
 				break // a faint match is not worth the tokens
 			}
 			items = append(items, MemoryItem(h.Memory, h.Snippet))
+			// The turns around a hit follow it and take their share of
+			// the budget like any item.
+			for _, c := range h.Context {
+				items = append(items, MemoryItem(c.Memory, c.Snippet))
+			}
 		}
 		return items, nil
 	}}

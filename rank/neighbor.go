@@ -10,11 +10,17 @@ import (
 
 // sameThread reports whether two memories recorded close together belong
 // to one thread (the turns of a conversation, the steps of a procedure):
-// they share a type, and have one. Untyped notes taken one after another
-// are usually unrelated, so they lend each other nothing.
+// they share a type, and have one that is not a standalone kind. Untyped
+// notes, or facts and decisions put one after another, are usually
+// unrelated, so they lend each other nothing and are never shown as each
+// other's context.
 func sameThread(a, b *recall.Memory) bool {
-	return a.Type != "" && a.Type == b.Type && a.Collection == b.Collection
+	return a.Type != "" && !standalone[a.Type] && a.Type == b.Type && a.Collection == b.Collection
 }
+
+// standalone are the memory types that each hold one piece of knowledge
+// on its own (README: the types of `recall put`).
+var standalone = map[string]bool{"fact": true, "preference": true, "decision": true, "constraint": true, "note": true, "open_loop": true}
 
 // neighborBoost lets the memories recorded beside the best candidates
 // borrow from them: weight × score / distance, the largest such share. A
@@ -50,9 +56,14 @@ func (s *Searcher) neighborBoost(ctx context.Context, o Options, f recall.Memory
 				d = -d * o.NeighborBefore
 			}
 			id := n.Memory.ID
-			share[id] = max(share[id], o.Neighbor*c.base/d)
 			if cands[id] == nil {
 				cands[id] = &candidate{m: n.Memory}
+			}
+			if v := o.Neighbor * c.base / d; v > share[id] {
+				share[id] = v
+				// Without evidence of its own, the memory can only be
+				// shown beside the candidate it borrows most from.
+				cands[id].via, cands[id].offset = c.m.ID, n.Offset
 			}
 		}
 	}

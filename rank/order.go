@@ -41,11 +41,41 @@ func diversify(list []*candidate, lambda float64, limit int) []*candidate {
 		}
 		return 0
 	}, lambda, limit)
+	// The score shown is the one that ordered: a near-duplicate of a hit
+	// above loses what MMR took from it, in score units, so that scores
+	// still fall down the list.
+	top := max(pool[0].score, 0)
 	out := make([]*candidate, len(picked))
 	for i, p := range picked {
-		out[i] = pool[p]
+		c := pool[p]
+		dup := 0.0
+		for _, q := range picked[:i] {
+			if sim := Jaccard(terms[p], terms[q]); sim >= duplicateSimilarity {
+				dup = max(dup, sim)
+			}
+		}
+		if dup > 0 && lambda > 0 {
+			penalty := (1 - lambda) / lambda * top * dup
+			c.score -= penalty
+			c.adjust["-duplicate"] = penalty
+		}
+		out[i] = c
 	}
 	return out
+}
+
+// cut drops the hits scoring under share × the best one: faint matches
+// that only fill the list.
+func cut(list []*candidate, share float64) []*candidate {
+	if share <= 0 || len(list) == 0 {
+		return list
+	}
+	for i, c := range list {
+		if c.score < share*list[0].score {
+			return list[:i]
+		}
+	}
+	return list
 }
 
 // episodeBoost lets each candidate borrow weight × the best fused score of

@@ -63,10 +63,23 @@ type Options struct {
 	// candidate: what follows a match (a reply, the next step) tends to
 	// continue it more than what precedes it.
 	NeighborBefore float64
+	// VectorFloor is the vector similarity from which a vector match alone
+	// is evidence enough for a hit (see VectorFloor); memories below it
+	// and without a full-text match may only lend or borrow context.
+	VectorFloor float64
+	// Entity multiplies the score of memories whose author, project, tags
+	// or metadata name someone or something the query names by 1 + Entity.
+	Entity float64
+	// MinShare drops hits scoring under this fraction of the best hit.
+	MinShare float64
 	// TimeBoost multiplies the score of memories inside a time window the
 	// query names by 1 + TimeBoost; words such as "in May 2023" do not
 	// exclude other memories (the flags --since and --until do).
 	TimeBoost float64
+	// TimeStrict lists only the hits inside the window a query names
+	// whenever there are any ("what did we decide last week"); without
+	// it the window only boosts (TimeBoost).
+	TimeStrict bool
 	// Feedback is the fusion weight of a second full-text query expanded
 	// with FeedbackTerms words from the FeedbackDocs best matches
 	// (pseudo-relevance feedback); 0 turns it off.
@@ -97,7 +110,11 @@ func DefaultOptions() Options {
 		NeighborRadius: 2,
 		NeighborTop:    20,
 		NeighborBefore: 2,
+		VectorFloor:    DefaultVectorFloor,
+		Entity:         0.5,
+		MinShare:       0.1,
 		TimeBoost:      1.5,
+		TimeStrict:     true,
 		StripTime:      true,
 		Recent:         0.5,
 		RecentHalfLife: 30 * 24 * time.Hour,
@@ -122,6 +139,10 @@ type candidate struct {
 	base, fused, score   float64
 	neighbor, episode    float64 // context shares included in fused
 	adjust               map[string]float64
+	// via is the candidate this one borrowed its neighbour share from, and
+	// offset its place relative to it (rows; negative: recorded before).
+	via    string
+	offset int
 }
 
 // Search ranks memories for q. Returns EINVALID for an unknown mode or a
@@ -157,6 +178,9 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 	}
 	if o.StripTime {
 		text = intent.Text
+	}
+	if intent.HasWindow() && TimeOnly(intent) && s.Memories != nil {
+		return s.listWindow(ctx, q.Filter, intent, now, o.Weights, limit, q.Explain, "time: "+describe(intent)+"; the window's memories, newest first")
 	}
 	// The vector search runs beside the full-text one: on two cores the
 	// query costs the slower of the two, not their sum.
@@ -217,7 +241,8 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 	if intent.Recent {
 		w.Recency, w.HalfLife = o.Recent, o.RecentHalfLife
 	}
-	list := make([]*candidate, 0, len(cands))
+	names := queryNames(q.Text)
+	var hits, context []*candidate
 	for _, c := range cands {
 		c.score, c.adjust = Adjust(c.fused, c.m, now, w)
 		// The context shares are added, not multiplied: Explain reports
@@ -232,17 +257,37 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 			c.score *= 1 + o.TimeBoost
 			c.adjust["time_window"] = 1 + o.TimeBoost
 		}
-		list = append(list, c)
+		if o.Entity > 0 && namesMatch(c.m, names) {
+			c.score *= 1 + o.Entity
+			c.adjust["entity"] = 1 + o.Entity
+		}
+		switch {
+		case hasEvidence(c, o.VectorFloor):
+			hits = append(hits, c)
+		case c.via != "":
+			context = append(context, c)
+		}
 	}
-	list = order(list)
-	list = diversify(list, o.MMRLambda, limit)
+	if o.TimeStrict && intent.HasWindow() {
+		hits = keepWindow(hits, intent)
+	}
+	hits = diversify(order(hits), o.MMRLambda, limit)
+	hits = cut(hits, o.MinShare)
 	terms := queryTerms(text)
-	out := make([]*recall.SearchHit, 0, len(list))
-	for _, c := range list {
+	hit := func(c *candidate) *recall.SearchHit {
 		h := &recall.SearchHit{Memory: c.m, Score: c.score, Snippet: bestPassage(c.m.Content, terms, c.snippet)}
 		if q.Explain {
 			h.Explain = &recall.HitExplain{BM25: c.bm25, BM25Rank: c.bm25Rank, Vector: c.vector, VectorRank: c.vectorRank,
 				Fused: c.fused, Adjustments: c.adjust, Note: strings.Join(notes, "; ")}
+		}
+		return h
+	}
+	laid := attach(hits, order(context), limit)
+	out := make([]*recall.SearchHit, 0, len(laid))
+	for _, s := range laid {
+		h := hit(s.hit)
+		for _, c := range s.context {
+			h.Context = append(h.Context, hit(c))
 		}
 		out = append(out, h)
 	}

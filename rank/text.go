@@ -69,6 +69,22 @@ func inWindow(t time.Time, in recall.TimeIntent) bool {
 	return (in.Since == nil || !t.Before(*in.Since)) && (in.Until == nil || t.Before(*in.Until))
 }
 
+// keepWindow returns the hits inside the query's window, or all of them
+// when none is: a window the memories do not reach (a question about
+// events "two years ago" recorded since) must not empty the answer.
+func keepWindow(hits []*candidate, in recall.TimeIntent) []*candidate {
+	var out []*candidate
+	for _, c := range hits {
+		if inWindow(c.m.OccurredAt, in) {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return hits
+	}
+	return out
+}
+
 // describe says which time window a query named, for --explain.
 func describe(in recall.TimeIntent) string {
 	s := ""

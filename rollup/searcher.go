@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/rank"
 )
 
 // Finder is what the searcher and the context section read: full-text
@@ -37,6 +38,12 @@ type Searcher struct {
 	Rollups Finder
 	// Now is the clock used when a query has no Now; nil means time.Now.
 	Now func() time.Time
+	// Time reads the time words of a query ("last week"): rollups are
+	// kept to the window by their bucket. Nil: none are read.
+	Time recall.TimeParser
+	// Observations, when set, lets observations not yet rolled up answer
+	// too, so that an event is searchable as soon as it is recorded.
+	Observations ObservationFinder
 }
 
 var _ recall.Searcher = (*Searcher)(nil)
@@ -57,24 +64,40 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 	if limit <= 0 {
 		limit = 10
 	}
-	intent := DetectIntent(q.Text)
-	hits, err := s.Rollups.SearchRollups(ctx, recall.RollupFilter{
-		BucketTypes: TiersFor(intent), MemoryType: q.Filter.Type, Since: q.Filter.Since, Until: q.Filter.Until,
-		Search: q.Text, PerKey: true, Limit: max(3*limit, 30),
-	})
-	if err != nil {
-		return nil, err
-	}
-	hits = newestPerKey(hits)
-	hits = dropOutdated(hits, base)
-	if len(hits) == 0 {
-		return base, nil
-	}
 	now := q.Now
 	if now.IsZero() {
 		now = s.now()
 	}
-	out := make([]*recall.SearchHit, 0, len(base)+len(hits))
+	in := recall.TimeIntent{Text: q.Text}
+	if s.Time != nil {
+		in = s.Time.ParseTime(q.Text, now)
+	}
+	intent := DetectIntent(q.Text)
+	f := recall.RollupFilter{
+		BucketTypes: TiersFor(intent), MemoryType: q.Filter.Type, Since: later(q.Filter.Since, in.Since), Until: earlier(q.Filter.Until, in.Until),
+		Search: in.Text, PerKey: true, Limit: max(3*limit, 30),
+	}
+	if f.Since != nil && f.Until != nil && !f.Since.Before(*f.Until) {
+		return base, nil // an empty window
+	}
+	if in.HasWindow() && rank.TimeOnly(in) {
+		return s.window(ctx, base, f, in, now, limit)
+	}
+	hits, err := s.Rollups.SearchRollups(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	hits = newestPerKey(hits)
+	hits = onePerEntry(hits, in)
+	hits = dropOutdated(hits, base)
+	obs, err := s.observations(ctx, recall.ObservationFilter{Search: in.Text, Since: f.Since, Until: f.Until, Project: q.Filter.Project}, in.Text, now, intent, limit, q.Explain)
+	if err != nil {
+		return nil, err
+	}
+	if len(hits) == 0 && len(obs) == 0 {
+		return base, nil
+	}
+	out := make([]*recall.SearchHit, 0, len(base)+len(hits)+len(obs))
 	if len(base) > 0 {
 		top := base[0].Score
 		for _, h := range base {
@@ -86,7 +109,7 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 			out = append(out, &cp)
 		}
 	}
-	top := hits[0].Score
+	top := 0.0
 	for _, h := range hits {
 		top = math.Max(top, h.Score)
 	}
@@ -100,16 +123,33 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 		}
 		out = append(out, hit)
 	}
+	out = append(out, obs...)
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Score != out[j].Score {
 			return out[i].Score > out[j].Score
 		}
 		return out[i].Memory.OccurredAt.After(out[j].Memory.OccurredAt)
 	})
-	if len(out) > limit {
-		out = out[:limit]
+	return fit(out, limit), nil
+}
+
+// fit keeps the hits that fit in limit places, counting the context shown
+// under each (a hit that fits keeps as much of its context as fits).
+func fit(hits []*recall.SearchHit, limit int) []*recall.SearchHit {
+	used := 0
+	for i, h := range hits {
+		if used == limit {
+			return hits[:i]
+		}
+		if n := used + 1 + len(h.Context); n > limit {
+			cp := *h
+			cp.Context = h.Context[:limit-used-1]
+			hits[i] = &cp
+			return hits[:i+1]
+		}
+		used += 1 + len(h.Context)
 	}
-	return out, nil
+	return hits
 }
 
 func (s *Searcher) now() time.Time {

@@ -349,8 +349,12 @@ func (s *MemoryService) FindMemories(ctx context.Context, f recall.MemoryFilter)
 	if limit <= 0 {
 		limit = -1
 	}
+	order := "m.updated_at DESC, m.seq DESC"
+	if f.Newest {
+		order = "m.occurred_at DESC, m.seq DESC"
+	}
 	rows, err := s.db.read.QueryContext(ctx, `SELECT `+memoryColumns+` FROM memories m WHERE `+where+
-		` ORDER BY m.updated_at DESC, m.seq DESC LIMIT ? OFFSET ?`, append(args, limit, f.Offset)...)
+		` ORDER BY `+order+` LIMIT ? OFFSET ?`, append(args, limit, f.Offset)...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("find memories: %w", err)
 	}

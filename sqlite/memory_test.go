@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -132,6 +133,23 @@ func TestMemoryService_FindMemories(t *testing.T) {
 			}
 		})
 	}
+	t.Run("Newest", func(t *testing.T) {
+		// updated last, occurred first: last in the listing by occurrence
+		old := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+		must(&recall.Memory{Key: "old", Content: "old", OccurredAt: old})
+		ms, _, err := s.FindMemories(ctx, recall.MemoryFilter{Newest: true})
+		if err != nil || len(ms) < 2 || ms[len(ms)-1].Key != "old" {
+			t.Fatalf("got %v %v", ms, err)
+		}
+		for i := 1; i < len(ms); i++ {
+			if ms[i].OccurredAt.After(ms[i-1].OccurredAt) {
+				t.Fatalf("%s after %s", ms[i].OccurredAt, ms[i-1].OccurredAt)
+			}
+		}
+		if ms, _, _ := s.FindMemories(ctx, recall.MemoryFilter{}); ms[0].Key != "old" {
+			t.Fatalf("default order: first %q, want the last updated", ms[0].Key)
+		}
+	})
 	t.Run("ErrUnknownField", func(t *testing.T) {
 		_, _, err := s.FindMemories(ctx, recall.MemoryFilter{Fields: map[string][]string{"colour": {"red"}}})
 		if recall.ErrorCode(err) != recall.EINVALID {

@@ -11,6 +11,7 @@ import (
 	"github.com/recall-mem/recall/chat"
 	"github.com/recall-mem/recall/rollup"
 	"github.com/recall-mem/recall/sqlite"
+	"github.com/recall-mem/recall/timeq"
 	"github.com/spf13/cobra"
 )
 
@@ -30,7 +31,7 @@ func (a *app) rollups() (*sqlite.RollupService, error) {
 // rollupSearcher wraps base so that search covers rollups too (seed 004's
 // query strategy). Reading rollups needs no policy.
 func (a *app) rollupSearcher(base recall.Searcher) recall.Searcher {
-	return &rollup.Searcher{Base: base, Rollups: sqlite.NewRollupService(a.db, nil), Now: a.now}
+	return &rollup.Searcher{Base: base, Rollups: sqlite.NewRollupService(a.db, nil), Now: a.now, Time: timeq.Parser{}, Observations: a.obs}
 }
 
 // rollupSection is the context-pack section that offers rollups in place

@@ -2,11 +2,13 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/rollup"
 	"github.com/spf13/cobra"
 )
 
@@ -22,6 +24,19 @@ type hitJSON struct {
 	Snippet    string             `json:"snippet,omitempty"`
 	OccurredAt time.Time          `json:"occurred_at"`
 	Explain    *recall.HitExplain `json:"explain,omitempty"`
+	// Context is the memories shown under the hit (the turns around it),
+	// which matched nothing themselves.
+	Context []hitJSON `json:"context,omitempty"`
+}
+
+func newHitJSON(h *recall.SearchHit) hitJSON {
+	m := h.Memory
+	out := hitJSON{ID: m.ID, Key: m.Key, Collection: m.Collection, Type: m.Type, Title: m.Title,
+		Tier: m.Tier, Score: h.Score, Snippet: h.Snippet, OccurredAt: m.OccurredAt, Explain: h.Explain}
+	for _, c := range h.Context {
+		out.Context = append(out.Context, newHitJSON(c))
+	}
+	return out
 }
 
 func (a *app) searchCommand() *cobra.Command {
@@ -37,15 +52,21 @@ operators in the query are treated as plain text.
 
 Hybrid mode (the default) fuses full-text (BM25) matches with the nearest
 passages of the vector index, lets memories recorded beside a strong match
-(the next turn of a conversation) share its score, prefers recent, working,
-pinned and confident memories a little, and keeps near-duplicates from
-crowding the top. --mode bm25 or vector uses one index only; when the vector
+(the next turn of a conversation) share its score, weighs up memories whose
+author, project, tags or metadata name someone the query names, prefers
+recent, working, pinned and confident memories a little, and keeps
+near-duplicates from crowding the top. A hit always matched the query
+itself; the turns around it that did not are shown indented under it (in
+--json, its "context") and count toward --limit. When nothing matches, the
+command says so and exits 0. --mode bm25 or vector uses one index only; when the vector
 index is unavailable, hybrid quietly uses full text (--explain says so).
 
 Time words in the query ("yesterday", "last week", "in May 2023", "2 years
-ago", "since March", "recently") are read relative to --now: memories from
-that window rank higher and the words themselves are not matched. --since
-and --until filter strictly. --as-of answers from memory as it was then.`,
+ago", "since March", "recently") are read relative to --now: hits outside
+that window are left out when there are hits inside it, and the words
+themselves are not matched; a query of time words only lists the window,
+newest first. --since and --until filter strictly and take the same words.
+--as-of answers from memory as it was then.`,
 		Example: `  recall search "GPU acceleration"
   recall search security --filter tags=api,auth --json
   recall search "what did we decide last week" --explain
@@ -75,6 +96,8 @@ and --until filter strictly. --as-of answers from memory as it was then.`,
 			}
 			var obs []obsJSON
 			if observations {
+				// Observations get their own list: not twice.
+				hits = slices.DeleteFunc(hits, func(h *recall.SearchHit) bool { return h.Memory.Collection == rollup.ObservationCollection })
 				if obs, err = a.searchObservations(c.Context(), q.Text, q.Filter.Since, q.Filter.Until, limit); err != nil {
 					return err
 				}
@@ -82,9 +105,7 @@ and --until filter strictly. --as-of answers from memory as it was then.`,
 			if jsonOut {
 				out := make([]hitJSON, 0, len(hits))
 				for _, h := range hits {
-					m := h.Memory
-					out = append(out, hitJSON{ID: m.ID, Key: m.Key, Collection: m.Collection, Type: m.Type, Title: m.Title,
-						Tier: m.Tier, Score: h.Score, Snippet: h.Snippet, OccurredAt: m.OccurredAt, Explain: h.Explain})
+					out = append(out, newHitJSON(h))
 				}
 				if observations {
 					return writeJSON(a.stdout, map[string]any{"memories": out, "observations": obs})
@@ -98,7 +119,7 @@ and --until filter strictly. --as-of answers from memory as it was then.`,
 				fprintf(a.stdout, "\n")
 			}
 			if len(hits) == 0 {
-				fprintf(a.stderr, "No matches for %q. Try fewer or other words, or `recall list`.\n", q.Text)
+				fprintf(a.stderr, "No memories match %q. Try other words, or `recall list`.\n", q.Text)
 				return nil
 			}
 			if explain && hits[0].Explain != nil && hits[0].Explain.Note != "" {
@@ -107,17 +128,16 @@ and --until filter strictly. --as-of answers from memory as it was then.`,
 			w := table(a.stdout)
 			fprintf(w, "SCORE\tID\tKEY\tTITLE / SNIPPET\n")
 			for _, h := range hits {
-				text := h.Memory.Title
-				if h.Snippet != "" {
-					if text != "" {
-						text += ": "
-					}
-					text += h.Snippet
-				}
-				fprintf(w, "%.3f\t%s\t%s\t%s\n", h.Score, h.Memory.ID, dash(h.Memory.Key), oneLine(text, 90))
+				fprintf(w, "%.3f\t%s\t%s\t%s\n", h.Score, h.Memory.ID, dash(h.Memory.Key), oneLine(hitText(h), 90))
 				if h.Explain != nil {
-					e := h.Explain
-					fprintf(w, "\t\t\t%s\n", explainLine(e))
+					fprintf(w, "\t\t\t%s\n", explainLine(h.Explain))
+				}
+				// Context: the turns around the hit, indented under it.
+				for _, c := range h.Context {
+					fprintf(w, "\t  %s\t%s\t  %s\n", c.Memory.ID, dash(c.Memory.Key), oneLine(hitText(c), 88))
+					if c.Explain != nil {
+						fprintf(w, "\t\t\t  context: %s\n", explainLine(c.Explain))
+					}
 				}
 			}
 			return w.Flush()
@@ -129,14 +149,15 @@ and --until filter strictly. --as-of answers from memory as it was then.`,
 	c.Flags().BoolVar(&explain, "explain", false, "show how each hit was scored")
 	c.Flags().BoolVar(&observations, "observations", false, "also search raw observations (hook events); JSON becomes {memories, observations}")
 	c.Flags().StringVar(&mode, "mode", recall.ModeHybrid, "`MODE`: hybrid, bm25 or vector")
-	c.Flags().StringVar(&since, "since", "", "only memories that occurred at or after `TIME`")
-	c.Flags().StringVar(&until, "until", "", "only memories that occurred before `TIME`")
+	c.Flags().StringVar(&since, "since", "", "only memories that occurred at or after `TIME` (a date, or words: yesterday, last week)")
+	c.Flags().StringVar(&until, "until", "", "only memories that occurred before `TIME` (a date, or words: the end of yesterday, last week)")
 	c.Flags().StringVar(&now, "now", "", "reference `TIME` for time words in the query (default now)")
 	c.Flags().StringVar(&asOf, "as-of", "", "answer from memory as it was at `TIME`")
 	return c
 }
 
-// searchTimes applies the time flags to q.
+// searchTimes applies the time flags to q. --since and --until read
+// time words relative to --now (default the clock) as the query does.
 func searchTimes(q *recall.SearchQuery, since, until, now, asOf string) error {
 	parse := func(flag, v string) (*time.Time, error) {
 		if v == "" {
@@ -145,25 +166,48 @@ func searchTimes(q *recall.SearchQuery, since, until, now, asOf string) error {
 		t, err := parseTime(flag, v)
 		return &t, err
 	}
-	var err error
-	if q.Filter.Since, err = parse("since", since); err != nil {
-		return err
-	}
-	if q.Filter.Until, err = parse("until", until); err != nil {
-		return err
-	}
-	if q.AsOf, err = parse("as-of", asOf); err != nil {
-		return err
-	}
 	if n, err := parse("now", now); err != nil {
 		return err
 	} else if n != nil {
 		q.Now = *n
 	}
+	ref := q.Now
+	if ref.IsZero() {
+		ref = time.Now().UTC()
+	}
+	for _, b := range []struct {
+		flag, v string
+		dst     **time.Time
+	}{{"since", since, &q.Filter.Since}, {"until", until, &q.Filter.Until}} {
+		if b.v == "" {
+			continue
+		}
+		t, err := parseBound(b.flag, b.v, ref)
+		if err != nil {
+			return err
+		}
+		*b.dst = &t
+	}
+	var err error
+	if q.AsOf, err = parse("as-of", asOf); err != nil {
+		return err
+	}
 	if q.Filter.Since != nil && q.Filter.Until != nil && !q.Filter.Since.Before(*q.Filter.Until) {
 		return usagef("--since must be before --until")
 	}
 	return nil
+}
+
+// hitText is a hit's title and snippet, for one table row.
+func hitText(h *recall.SearchHit) string {
+	text := h.Memory.Title
+	if h.Snippet != "" {
+		if text != "" {
+			text += ": "
+		}
+		text += h.Snippet
+	}
+	return text
 }
 
 // explainLine shows how a hit was scored, adjustments in a stable order.
@@ -183,7 +227,7 @@ func explainLine(e *recall.HitExplain) string {
 	}
 	sort.Strings(names)
 	for _, k := range names {
-		if strings.HasPrefix(k, "+") { // an additive share, included in fused
+		if strings.HasPrefix(k, "+") || strings.HasPrefix(k, "-") { // an additive share, or an amount taken off
 			s += fmt.Sprintf(" %s=%.3f", k, e.Adjustments[k])
 		} else {
 			s += fmt.Sprintf(" %s×%.3f", k, e.Adjustments[k])

@@ -26,10 +26,13 @@ type rankingStore struct {
 
 var rankingNow = time.Date(2026, 3, 18, 12, 0, 0, 0, time.UTC) // a Wednesday
 
-func newRankingStore(t *testing.T) *rankingStore {
+// openSearchStore opens a store in a temporary directory whose clock
+// says now, with the built-in embedder embedding inline; its integrity is
+// checked when the test ends.
+func openSearchStore(t *testing.T, now time.Time) (*sqlite.MemoryService, *sqlite.VectorService) {
 	t.Helper()
 	db := sqlite.NewDB(filepath.Join(t.TempDir(), dbFile))
-	db.Now = func() time.Time { return rankingNow }
+	db.Now = func() time.Time { return now }
 	if err := db.Open(); err != nil {
 		t.Fatal(err)
 	}
@@ -39,9 +42,14 @@ func newRankingStore(t *testing.T) *rankingStore {
 		}
 		db.Close()
 	})
-	mem := sqlite.NewMemoryService(db)
 	vec := sqlite.NewVectorService(db, embed.NewHashing(0), chunk.Splitter{})
 	vec.Inline = true
+	return sqlite.NewMemoryService(db), vec
+}
+
+func newRankingStore(t *testing.T) *rankingStore {
+	t.Helper()
+	mem, vec := openSearchStore(t, rankingNow)
 	rs := &rankingStore{mem: mem, ids: map[string]string{}}
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(7, 11))

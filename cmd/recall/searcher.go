@@ -22,6 +22,9 @@ func (a *app) searcherFor(mem *sqlite.MemoryService, vec recall.VectorSearcher, 
 	if hist != nil {
 		s.AsOf = a.asOfSearcher(hist, cfg)
 	}
+	if vs, ok := vec.(*sqlite.VectorService); ok && vs.Embedder != nil {
+		s.Options.VectorFloor = rank.VectorFloor(vs.Embedder.Model())
+	}
 	cfg.Ranking.apply(&s.Options)
 	o := s.Options
 	return s, map[string]any{
@@ -29,7 +32,7 @@ func (a *app) searcherFor(mem *sqlite.MemoryService, vec recall.VectorSearcher, 
 		"text_weight": o.TextWeight, "vector_weight": o.VectorWeight, "mmr_lambda": o.MMRLambda,
 		"episode": o.Episode, "neighbor": o.Neighbor, "neighbor_before": o.NeighborBefore,
 		"time_boost": o.TimeBoost, "feedback": o.Feedback, "recency": o.Weights.Recency,
-		"half_life_days": o.Weights.HalfLife.Hours() / 24,
+		"half_life_days": o.Weights.HalfLife.Hours() / 24, "vector_floor": o.VectorFloor, "min_share": o.MinShare, "entity": o.Entity, "time_strict": o.TimeStrict,
 	}
 }
 
@@ -47,6 +50,10 @@ type RankingConfig struct {
 	Recency        *float64 `toml:"recency"`
 	HalfLifeDays   *float64 `toml:"half_life_days"`
 	MMRLambda      *float64 `toml:"mmr_lambda"`
+	VectorFloor    *float64 `toml:"vector_floor"` // default: calibrated per embedder (rank.VectorFloor)
+	MinShare       *float64 `toml:"min_share"`
+	Entity         *float64 `toml:"entity"`
+	TimeStrict     *bool    `toml:"time_strict"`
 }
 
 func (rc RankingConfig) apply(o *rank.Options) {
@@ -66,6 +73,12 @@ func (rc RankingConfig) apply(o *rank.Options) {
 	set(&o.Feedback, rc.Feedback)
 	set(&o.Weights.Recency, rc.Recency)
 	set(&o.MMRLambda, rc.MMRLambda)
+	set(&o.VectorFloor, rc.VectorFloor)
+	set(&o.MinShare, rc.MinShare)
+	set(&o.Entity, rc.Entity)
+	if rc.TimeStrict != nil {
+		o.TimeStrict = *rc.TimeStrict
+	}
 	if rc.HalfLifeDays != nil && *rc.HalfLifeDays > 0 {
 		o.Weights.HalfLife = time.Duration(*rc.HalfLifeDays * 24 * float64(time.Hour))
 	}

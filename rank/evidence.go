@@ -1,0 +1,88 @@
+package rank
+
+import (
+	"sort"
+	"strings"
+)
+
+// A hit needs evidence of its own: a full-text match, or a vector
+// similarity at or above the embedder's floor. Context (neighbours, the
+// episode) may reorder hits and may be shown beside them, but a memory that
+// only borrows from others is never a hit: in a real store the memories
+// recorded around a match are as often unrelated as they are its reply.
+
+// vectorFloors are the cosine similarities from which a vector match alone
+// counts as evidence, per embedder model (matched by prefix, so that
+// "builtin-hash-v1-128" uses the built-in entry). Each is calibrated on
+// data; docs/retrieval.md gives the figures.
+//
+// builtin-hash-v1: on LoCoMo dev (categories 1–4) a question and one of its
+// evidence turns have a median similarity of 0.18, a question and a random
+// turn 0.09; at 0.15, 60 % of evidence pairs and 22 % of random pairs pass
+// (at 0.2: 44 % and 8 %, and R@5 0.006 lower).
+// The hashing embedder is lexical, so a memory sharing a word with the
+// query is a full-text match anyway; the floor only admits memories that
+// share much spelling (inflections, compounds) without a common word.
+//
+// A new embedder gets its own line here once calibrated the same way; until
+// then DefaultVectorFloor applies.
+var vectorFloors = map[string]float64{
+	"builtin-hash-v1": 0.15,
+}
+
+// DefaultVectorFloor is the floor for an embedder not calibrated here: a
+// cautious value for normalised sentence embeddings, where unrelated texts
+// commonly score 0.1–0.3. Override it with [ranking] vector_floor.
+const DefaultVectorFloor = 0.35
+
+// VectorFloor returns the evidence floor for vectors of the named model.
+func VectorFloor(model string) float64 {
+	best, floor := "", DefaultVectorFloor
+	for prefix, v := range vectorFloors {
+		if strings.HasPrefix(model, prefix) && len(prefix) > len(best) {
+			best, floor = prefix, v
+		}
+	}
+	return floor
+}
+
+// hasEvidence reports whether c matched the query by itself.
+func hasEvidence(c *candidate, floor float64) bool {
+	return c.bm25Rank > 0 || (c.vectorRank > 0 && c.vector >= floor)
+}
+
+// shown is a hit with the context memories shown under it.
+type shown struct {
+	hit     *candidate
+	context []*candidate
+}
+
+// attach lays out at most limit memories: hits in their order, and each
+// context memory under the hit it borrowed from, taking a place when its
+// score would have ranked it there. Context memories whose hit is not
+// shown (yet) are left out. Under a hit, its context is in the order the
+// memories were recorded.
+func attach(hits, context []*candidate, limit int) []shown {
+	var out []shown
+	at := map[string]int{} // hit id → index in out
+	i, j, used := 0, 0, 0
+	for used < limit && (i < len(hits) || j < len(context)) {
+		if j < len(context) && (i == len(hits) || context[j].score > hits[i].score) {
+			c := context[j]
+			j++
+			if k, ok := at[c.via]; ok {
+				out[k].context = append(out[k].context, c)
+				used++
+			}
+			continue
+		}
+		at[hits[i].m.ID] = len(out)
+		out = append(out, shown{hit: hits[i]})
+		i++
+		used++
+	}
+	for _, s := range out {
+		sort.SliceStable(s.context, func(a, b int) bool { return s.context[a].offset < s.context[b].offset })
+	}
+	return out
+}
