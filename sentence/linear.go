@@ -1,0 +1,84 @@
+package sentence
+
+import (
+	"runtime"
+	"sync"
+)
+
+// linear is a dense layer y = x·W + b with W stored transposed (one row
+// per output), so that every output is a dot product over contiguous
+// memory and each weight row is read once per batch of tokens.
+type linear struct {
+	in, out int
+	wt      []float32 // out × in
+	b       []float32 // out
+}
+
+func newLinear(w, b Tensor) linear {
+	in, out := w.Rows(), w.Cols()
+	wt := make([]float32, in*out)
+	for k := range in {
+		row := w.Data[k*out : (k+1)*out]
+		for j, v := range row {
+			wt[j*in+k] = v
+		}
+	}
+	return linear{in: in, out: out, wt: wt, b: b.Data}
+}
+
+// parallelWork is the multiply-adds above which a layer is split across
+// cores: below it, starting goroutines costs more than it saves.
+const parallelWork = 1 << 20
+
+// apply writes x·W + b for t rows of x (t × in) into y (t × out).
+func (l *linear) apply(y, x []float32, t int) {
+	workers := 1
+	if t*l.in*l.out >= parallelWork {
+		workers = min(runtime.GOMAXPROCS(0), 8)
+	}
+	if workers == 1 {
+		l.columns(y, x, t, 0, l.out)
+		return
+	}
+	var wg sync.WaitGroup
+	step := (l.out + workers - 1) / workers
+	for lo := 0; lo < l.out; lo += step {
+		hi := min(lo+step, l.out)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l.columns(y, x, t, lo, hi)
+		}()
+	}
+	wg.Wait()
+}
+
+// columns computes outputs lo..hi for every row.
+func (l *linear) columns(y, x []float32, t, lo, hi int) {
+	in, out := l.in, l.out
+	for j := lo; j < hi; j++ {
+		w := l.wt[j*in : (j+1)*in : (j+1)*in]
+		bias := l.b[j]
+		for i := range t {
+			y[i*out+j] = dot(x[i*in:(i+1)*in:(i+1)*in], w) + bias
+		}
+	}
+}
+
+// dot is the inner product of two equal-length vectors, with four
+// accumulators so that the additions do not wait on each other.
+func dot(a, b []float32) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
