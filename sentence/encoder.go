@@ -5,7 +5,7 @@
 // internal/convertuse (`go generate ./sentence`); see model/NOTICE.
 package sentence
 
-//go:generate go run ../internal/convertuse -out model -form int8col
+//go:generate go run ../internal/convertuse -out model -form int8
 
 import (
 	"context"

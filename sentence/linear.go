@@ -14,16 +14,10 @@ type linear struct {
 	b       []float32 // out
 }
 
-func newLinear(w, b Tensor) linear {
-	in, out := w.Rows(), w.Cols()
-	wt := make([]float32, in*out)
-	for k := range in {
-		row := w.Data[k*out : (k+1)*out]
-		for j, v := range row {
-			wt[j*in+k] = v
-		}
-	}
-	return linear{in: in, out: out, wt: wt, b: b.Data}
+// newLinear takes W already transposed (out × in), as the weight file
+// stores it.
+func newLinear(wt, b Tensor) linear {
+	return linear{in: wt.Cols(), out: wt.Rows(), wt: wt.Data, b: b.Data}
 }
 
 // parallelWork is the multiply-adds above which a layer is split across
@@ -56,18 +50,25 @@ func (l *linear) apply(y, x []float32, t int) {
 // columns computes outputs lo..hi for every row.
 func (l *linear) columns(y, x []float32, t, lo, hi int) {
 	in, out := l.in, l.out
+	var four [4]float32
 	for j := lo; j < hi; j++ {
 		w := l.wt[j*in : (j+1)*in : (j+1)*in]
 		bias := l.b[j]
-		for i := range t {
+		i := 0
+		for ; i+4 <= t && dot4(w, x[i*in:], in, &four); i += 4 {
+			for r, v := range four {
+				y[(i+r)*out+j] = v + bias
+			}
+		}
+		for ; i < t; i++ {
 			y[i*out+j] = dot(x[i*in:(i+1)*in:(i+1)*in], w) + bias
 		}
 	}
 }
 
-// dot is the inner product of two equal-length vectors, with four
+// dotGo is the inner product of two equal-length vectors, with four
 // accumulators so that the additions do not wait on each other.
-func dot(a, b []float32) float32 {
+func dotGo(a, b []float32) float32 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3 float32
 	i := 0

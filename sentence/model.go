@@ -56,8 +56,8 @@ func NewModel(w map[string]Tensor) (*Model, error) {
 			qkv:      newLinear(get(p+"qkv.w"), get(p+"qkv.b")),
 			out:      newLinear(get(p+"out.w"), get(p+"out.b")),
 			ln2Scale: get(p + "ln2.scale").Data, ln2Bias: get(p + "ln2.bias").Data,
-			ff1:      newLinear(get(p+"ff1.w"), get(p+"ff1.b")),
-			ff2:      newLinear(get(p+"ff2.w"), get(p+"ff2.b")),
+			ff1: newLinear(get(p+"ff1.w"), get(p+"ff1.b")),
+			ff2: newLinear(get(p+"ff2.w"), get(p+"ff2.b")),
 		}
 	}
 	if len(missing) > 0 {

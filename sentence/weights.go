@@ -33,6 +33,7 @@ type Tensor struct {
 	Name  string
 	Shape []int
 	Data  []float32
+	Form  byte // how EncodeWeights stores it
 }
 
 // Rows is the product of every dimension but the last.
@@ -47,14 +48,14 @@ func (t Tensor) Rows() int {
 // Cols is the last dimension.
 func (t Tensor) Cols() int { return t.Shape[len(t.Shape)-1] }
 
-// EncodeWeights writes tensors in the given form; one-dimensional tensors
-// (biases, norms, timescales) always stay float32: they are small and
-// quantising them costs accuracy for no size.
-func EncodeWeights(tensors []Tensor, form byte) []byte {
+// EncodeWeights writes each tensor in its Form; one-dimensional tensors
+// (biases, norms) always stay float32: they are small and quantising
+// them costs accuracy for no size.
+func EncodeWeights(tensors []Tensor) []byte {
 	out := []byte(weightMagic)
 	out = binary.LittleEndian.AppendUint32(out, uint32(len(tensors)))
 	for _, t := range tensors {
-		f := form
+		f := t.Form
 		if len(t.Shape) < 2 {
 			f = FormFloat32
 		}

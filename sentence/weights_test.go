@@ -11,7 +11,10 @@ func TestWeightFormsRoundTrip(t *testing.T) {
 		{Name: "b", Shape: []int{2}, Data: []float32{0.1, -7}},
 	}
 	for _, form := range []byte{FormFloat32, FormFloat16, FormInt8Row, FormInt8Col} {
-		got, err := DecodeWeights(EncodeWeights(in, form))
+		for i := range in {
+			in[i].Form = form
+		}
+		got, err := DecodeWeights(EncodeWeights(in))
 		if err != nil {
 			t.Fatalf("form %d: %v", form, err)
 		}
@@ -43,7 +46,7 @@ func TestHalfRoundTrip(t *testing.T) {
 }
 
 func TestDecodeWeightsRejectsDamage(t *testing.T) {
-	good := EncodeWeights([]Tensor{{Name: "m", Shape: []int{2, 2}, Data: []float32{1, 2, 3, 4}}}, FormInt8Col)
+	good := EncodeWeights([]Tensor{{Name: "m", Shape: []int{2, 2}, Data: []float32{1, 2, 3, 4}, Form: FormInt8Col}})
 	for _, b := range [][]byte{nil, []byte("nonsense"), good[:len(good)-1], good[:14]} {
 		if _, err := DecodeWeights(b); err == nil {
 			t.Errorf("DecodeWeights(%q) succeeded, want an error", b)
@@ -52,9 +55,41 @@ func TestDecodeWeightsRejectsDamage(t *testing.T) {
 }
 
 func FuzzDecodeWeights(f *testing.F) {
-	f.Add(EncodeWeights([]Tensor{{Name: "m", Shape: []int{2, 2}, Data: []float32{1, 2, 3, 4}}}, FormInt8Row))
+	f.Add(EncodeWeights([]Tensor{{Name: "m", Shape: []int{2, 2}, Data: []float32{1, 2, 3, 4}, Form: FormInt8Row}}))
 	f.Add([]byte(weightMagic + "\x01\x00\x00\x00\x01\x00m\x03\x00"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		_, _ = DecodeWeights(b) // must not panic or allocate without bound
 	})
+}
+
+func TestDotMatchesPlainGo(t *testing.T) {
+	for _, n := range []int{0, 1, 31, 32, 33, 64, 100, 512, 1536} {
+		a, b := make([]float32, n), make([]float32, n)
+		for i := range a {
+			a[i], b[i] = float32(i%7)-3, float32(i%5)*0.5-1
+		}
+		if got, want := dot(a, b), dotGo(a, b); math.Abs(float64(got-want)) > 1e-3 {
+			t.Errorf("dot over %d = %g, want %g", n, got, want)
+		}
+	}
+}
+
+func TestDot4MatchesDot(t *testing.T) {
+	const n, stride = 512, 520
+	w, x := make([]float32, n), make([]float32, 4*stride)
+	for i := range w {
+		w[i] = float32(i%9)*0.25 - 1
+	}
+	for i := range x {
+		x[i] = float32(i%11) - 5
+	}
+	var out [4]float32
+	if !dot4(w, x, stride, &out) {
+		t.Skip("no FMA kernel on this machine")
+	}
+	for r := range 4 {
+		if want := dotGo(w, x[r*stride:r*stride+n]); math.Abs(float64(out[r]-want)) > 1e-2 {
+			t.Errorf("row %d: %g, want %g", r, out[r], want)
+		}
+	}
 }
