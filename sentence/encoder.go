@@ -12,6 +12,7 @@ import (
 	_ "embed"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/recall-mem/recall"
 )
@@ -32,8 +33,9 @@ var (
 // decoded on first use, once per process, so that commands that never
 // embed do not pay for it. It is safe for concurrent use.
 type Encoder struct {
-	once  sync.Once
-	err   error
+	once   sync.Once
+	loaded atomic.Bool
+	err    error
 	tok   *Tokenizer
 	model *Model
 }
@@ -67,9 +69,13 @@ func (e *Encoder) Load() error {
 		if e.err != nil {
 			e.err = recall.Errorf(recall.EINTERNAL, "The built-in sentence encoder cannot load its weights (%v); the binary is damaged: reinstall recall, or set [retrieval] embedder = \"hashing\".", e.err)
 		}
+		e.loaded.Store(true)
 	})
 	return e.err
 }
+
+// Loaded reports whether the weights have been decoded (or tried to be).
+func (e *Encoder) Loaded() bool { return e.loaded.Load() }
 
 // Tokens returns the piece ids of text, as the original tokenizer does.
 func (e *Encoder) Tokens(text string) ([]int, error) {
