@@ -36,8 +36,8 @@ type Encoder struct {
 	once   sync.Once
 	loaded atomic.Bool
 	err    error
-	tok   *Tokenizer
-	model *Model
+	tok    *Tokenizer
+	model  *Model
 }
 
 var _ recall.Embedder = (*Encoder)(nil)
