@@ -11,6 +11,7 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -86,17 +87,31 @@ func (e *Encoder) Tokens(text string) ([]int, error) {
 }
 
 // Embed returns one unit vector per text (zero for a text with no
-// tokens).
+// tokens). Several texts are embedded on all cores at once.
 func (e *Encoder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	if err := e.Load(); err != nil {
 		return nil, err
 	}
 	out := make([][]float32, len(texts))
-	for i, text := range texts {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		out[i] = e.model.Forward(e.tok.Encode(text))
+	workers := min(runtime.GOMAXPROCS(0), len(texts))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(texts) || ctx.Err() != nil {
+					return
+				}
+				out[i] = e.model.Forward(e.tok.Encode(texts[i]))
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -179,7 +179,7 @@ func (a *app) locomoConversation(ctx context.Context, conv *locomo.Conversation,
 	if _, err := mem.ImportMemories(ctx, ms); err != nil {
 		return nil, nil, fmt.Errorf("load %s: %w", conv.ID, err)
 	}
-	if !inline { // the turns are queued: embed them all before asking
+	if !inline && mode != recall.ModeBM25 { // the turns are queued: embed them all before asking
 		if err := vec.DrainQueue(ctx, 0); err != nil {
 			return nil, nil, fmt.Errorf("embed %s: %w", conv.ID, err)
 		}
