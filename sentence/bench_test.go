@@ -46,6 +46,7 @@ func BenchmarkQuery(b *testing.B) {
 		b.Fatal(err)
 	}
 	var lat []time.Duration
+	cpu0 := cpuTime()
 	for b.Loop() {
 		start := time.Now()
 		if _, err := e.Embed(context.Background(), []string{q}); err != nil {
@@ -54,6 +55,7 @@ func BenchmarkQuery(b *testing.B) {
 		lat = append(lat, time.Since(start))
 	}
 	b.ReportMetric(float64(percentile(lat, 0.95).Microseconds())/1000, "p95-ms")
+	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 }
 
 // BenchmarkSentence40 embeds 40-piece sentences one after another, as the
