@@ -1,6 +1,7 @@
 package sentence
 
 import (
+	"github.com/recall-mem/recall"
 	"runtime"
 	"sync"
 )
@@ -66,20 +67,6 @@ func (l *linear) columns(y, x []float32, t, lo, hi int) {
 	}
 }
 
-// dotGo is the inner product of two equal-length vectors, with four
-// accumulators so that the additions do not wait on each other.
-func dotGo(a, b []float32) float32 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return (s0 + s1) + (s2 + s3)
-}
+// dotGo is the plain-Go inner product, for CPUs without FMA and for
+// lengths the kernels do not cover.
+func dotGo(a, b []float32) float32 { return recall.Dot(a, b) }

@@ -54,7 +54,7 @@ func TestVectorIndex_Candidates(t *testing.T) {
 		for seq := range exact {
 			want = append(want, seq)
 		}
-		sort.Slice(want, func(i, j int) bool { return dot(query, exact[want[i]]) > dot(query, exact[want[j]]) })
+		sort.Slice(want, func(i, j int) bool { return recall.Dot(query, exact[want[i]]) > recall.Dot(query, exact[want[j]]) })
 		got := map[int64]bool{}
 		for _, c := range x.candidates(query, 64) {
 			got[c.seq] = true
