@@ -207,8 +207,10 @@ func (x *vectorIndex) candidates(query []float32, keep int) []candidate {
 	if n < minParallelRows {
 		workers = 1
 	}
-	// Short queries of the built-in embedder touch a few dozen dimensions:
-	// scoring only those is the same sum with a fraction of the work.
+	// Short queries of the hashing embedder touch a few dozen dimensions:
+	// scoring only those is the same sum with a fraction of the work,
+	// unless the dense scan runs on the FMA kernel, which is faster still
+	// (100,000 × 384 rows: 1.6 ms dense against 2.3 ms for 40 non-zero).
 	var nz []int32
 	var qv []float32
 	for j, v := range query {
@@ -216,7 +218,7 @@ func (x *vectorIndex) candidates(query []float32, keep int) []candidate {
 			nz, qv = append(nz, int32(j)), append(qv, v)
 		}
 	}
-	sparse := len(nz)*3 < len(query)
+	sparse := !hasFMA && len(nz)*3 < len(query)
 	parts := make([]minHeap, workers)
 	var wg sync.WaitGroup
 	per := (n + workers - 1) / workers
@@ -267,20 +269,27 @@ func (x *vectorIndex) scan(query []float32, lo, hi, keep int) minHeap {
 	query = query[:dim]
 	for r := lo; r < hi; r++ {
 		row := x.q8[r*dim : (r+1)*dim : (r+1)*dim]
-		var s0, s1, s2, s3 float32
-		j := 0
-		for ; j+4 <= dim; j += 4 {
-			s0 += query[j] * float32(row[j])
-			s1 += query[j+1] * float32(row[j+1])
-			s2 += query[j+2] * float32(row[j+2])
-			s3 += query[j+3] * float32(row[j+3])
-		}
-		for ; j < dim; j++ {
-			s0 += query[j] * float32(row[j])
-		}
-		push(&h, keep, r, (s0+s1+s2+s3)*x.scales[r])
+		push(&h, keep, r, dotI8(query, row)*x.scales[r])
 	}
 	return h
+}
+
+// dotI8Go is the plain-Go inner product of a float32 query and an int8
+// row, unrolled by four.
+func dotI8Go(q []float32, row []int8) float32 {
+	q = q[:len(row)]
+	var s0, s1, s2, s3 float32
+	j := 0
+	for ; j+4 <= len(row); j += 4 {
+		s0 += q[j] * float32(row[j])
+		s1 += q[j+1] * float32(row[j+1])
+		s2 += q[j+2] * float32(row[j+2])
+		s3 += q[j+3] * float32(row[j+3])
+	}
+	for ; j < len(row); j++ {
+		s0 += q[j] * float32(row[j])
+	}
+	return s0 + s1 + s2 + s3
 }
 
 // scanSparse scores rows [lo, hi) against a query given by its non-zero

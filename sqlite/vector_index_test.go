@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -210,18 +211,20 @@ func TestVectorService_CacheFile(t *testing.T) {
 }
 
 func BenchmarkVectorIndex_Candidates(b *testing.B) {
-	b.Run("Dense", func(b *testing.B) { benchCandidates(b, 384) })
-	b.Run("Sparse40", func(b *testing.B) { benchCandidates(b, 40) })
+	b.Run("Dense", func(b *testing.B) { benchCandidates(b, 384, 384) })
+	b.Run("Sparse40", func(b *testing.B) { benchCandidates(b, 384, 40) })
+	// The built-in sentence encoder's vectors: 512 dimensions, dense.
+	b.Run("Dense512", func(b *testing.B) { benchCandidates(b, 512, 512) })
 }
 
-// benchCandidates scans 100,000 rows of 384 dimensions with a query of
+// benchCandidates scans 100,000 rows of dim dimensions with a query of
 // nonzero non-zero components.
-func benchCandidates(b *testing.B, nonzero int) {
+func benchCandidates(b *testing.B, dim, nonzero int) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	x, _ := randIndex(rng, 384, 100000)
-	query := make([]float32, 384)
+	x, _ := randIndex(rng, dim, 100000)
+	query := make([]float32, dim)
 	for j := 0; j < nonzero; j++ {
-		query[rng.IntN(384)] = 1
+		query[rng.IntN(dim)] = 1
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -253,4 +256,16 @@ func FuzzReadCache(f *testing.F) {
 			t.Fatalf("inconsistent index from an accepted cache: %d rows, %d bytes", y.len(), len(y.q8))
 		}
 	})
+}
+
+func TestDotI8MatchesPlainGo(t *testing.T) {
+	for _, n := range []int{0, 1, 31, 32, 33, 384, 512, 1000} {
+		q, row := make([]float32, n), make([]int8, n)
+		for i := range q {
+			q[i], row[i] = float32(i%7)*0.5-1.5, int8(i%255-127)
+		}
+		if got, want := dotI8(q, row), dotI8Go(q, row); math.Abs(float64(got-want)) > 1e-2 {
+			t.Errorf("dotI8 over %d = %g, want %g", n, got, want)
+		}
+	}
 }
