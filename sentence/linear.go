@@ -1,9 +1,10 @@
 package sentence
 
 import (
-	"github.com/recall-mem/recall"
 	"runtime"
 	"sync"
+
+	"github.com/recall-mem/recall/internal/vecmath"
 )
 
 // linear is a dense layer y = x·W + b with W stored transposed (one row
@@ -56,17 +57,13 @@ func (l *linear) columns(y, x []float32, t, lo, hi int) {
 		w := l.wt[j*in : (j+1)*in : (j+1)*in]
 		bias := l.b[j]
 		i := 0
-		for ; i+4 <= t && dot4(w, x[i*in:], in, &four); i += 4 {
+		for ; i+4 <= t && vecmath.Dot4(w, x[i*in:], in, &four); i += 4 {
 			for r, v := range four {
 				y[(i+r)*out+j] = v + bias
 			}
 		}
 		for ; i < t; i++ {
-			y[i*out+j] = dot(x[i*in:(i+1)*in:(i+1)*in], w) + bias
+			y[i*out+j] = vecmath.Dot(x[i*in:(i+1)*in:(i+1)*in], w) + bias
 		}
 	}
 }
-
-// dotGo is the plain-Go inner product, for CPUs without FMA and for
-// lengths the kernels do not cover.
-func dotGo(a, b []float32) float32 { return recall.Dot(a, b) }

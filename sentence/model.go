@@ -3,6 +3,8 @@ package sentence
 import (
 	"fmt"
 	"math"
+
+	"github.com/recall-mem/recall/internal/vecmath"
 )
 
 // The shape of USE Lite, as its graph has it.
@@ -180,7 +182,7 @@ func attend(ctx, qkv []float32, t, width int) {
 			top := float32(math.Inf(-1))
 			for j := range t {
 				k := qkv[j*stride+width+off : j*stride+width+off+depth]
-				scores[j] = dot(q, k)
+				scores[j] = vecmath.Dot(q, k)
 				top = max(top, scores[j])
 			}
 			var sum float32

@@ -61,35 +61,3 @@ func FuzzDecodeWeights(f *testing.F) {
 		_, _ = DecodeWeights(b) // must not panic or allocate without bound
 	})
 }
-
-func TestDotMatchesPlainGo(t *testing.T) {
-	for _, n := range []int{0, 1, 31, 32, 33, 64, 100, 512, 1536} {
-		a, b := make([]float32, n), make([]float32, n)
-		for i := range a {
-			a[i], b[i] = float32(i%7)-3, float32(i%5)*0.5-1
-		}
-		if got, want := dot(a, b), dotGo(a, b); math.Abs(float64(got-want)) > 1e-3 {
-			t.Errorf("dot over %d = %g, want %g", n, got, want)
-		}
-	}
-}
-
-func TestDot4MatchesDot(t *testing.T) {
-	const n, stride = 512, 520
-	w, x := make([]float32, n), make([]float32, 4*stride)
-	for i := range w {
-		w[i] = float32(i%9)*0.25 - 1
-	}
-	for i := range x {
-		x[i] = float32(i%11) - 5
-	}
-	var out [4]float32
-	if !dot4(w, x, stride, &out) {
-		t.Skip("no FMA kernel on this machine")
-	}
-	for r := range 4 {
-		if want := dotGo(w, x[r*stride:r*stride+n]); math.Abs(float64(out[r]-want)) > 1e-2 {
-			t.Errorf("row %d: %g, want %g", r, out[r], want)
-		}
-	}
-}

@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+
+	"github.com/recall-mem/recall/internal/vecmath"
 )
 
 // vectorIndex is an in-memory index of every vector of one model, scanned
@@ -218,7 +220,7 @@ func (x *vectorIndex) candidates(query []float32, keep int) []candidate {
 			nz, qv = append(nz, int32(j)), append(qv, v)
 		}
 	}
-	sparse := !hasFMA && len(nz)*3 < len(query)
+	sparse := !vecmath.HasFMA && len(nz)*3 < len(query)
 	parts := make([]minHeap, workers)
 	var wg sync.WaitGroup
 	per := (n + workers - 1) / workers
@@ -269,27 +271,9 @@ func (x *vectorIndex) scan(query []float32, lo, hi, keep int) minHeap {
 	query = query[:dim]
 	for r := lo; r < hi; r++ {
 		row := x.q8[r*dim : (r+1)*dim : (r+1)*dim]
-		push(&h, keep, r, dotI8(query, row)*x.scales[r])
+		push(&h, keep, r, vecmath.DotI8(query, row)*x.scales[r])
 	}
 	return h
-}
-
-// dotI8Go is the plain-Go inner product of a float32 query and an int8
-// row, unrolled by four.
-func dotI8Go(q []float32, row []int8) float32 {
-	q = q[:len(row)]
-	var s0, s1, s2, s3 float32
-	j := 0
-	for ; j+4 <= len(row); j += 4 {
-		s0 += q[j] * float32(row[j])
-		s1 += q[j+1] * float32(row[j+1])
-		s2 += q[j+2] * float32(row[j+2])
-		s3 += q[j+3] * float32(row[j+3])
-	}
-	for ; j < len(row); j++ {
-		s0 += q[j] * float32(row[j])
-	}
-	return s0 + s1 + s2 + s3
 }
 
 // scanSparse scores rows [lo, hi) against a query given by its non-zero

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -256,16 +255,4 @@ func FuzzReadCache(f *testing.F) {
 			t.Fatalf("inconsistent index from an accepted cache: %d rows, %d bytes", y.len(), len(y.q8))
 		}
 	})
-}
-
-func TestDotI8MatchesPlainGo(t *testing.T) {
-	for _, n := range []int{0, 1, 31, 32, 33, 384, 512, 1000} {
-		q, row := make([]float32, n), make([]int8, n)
-		for i := range q {
-			q[i], row[i] = float32(i%7)*0.5-1.5, int8(i%255-127)
-		}
-		if got, want := dotI8(q, row), dotI8Go(q, row); math.Abs(float64(got-want)) > 1e-2 {
-			t.Errorf("dotI8 over %d = %g, want %g", n, got, want)
-		}
-	}
 }
