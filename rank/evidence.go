@@ -24,10 +24,20 @@ import (
 // query is a full-text match anyway; the floor only admits memories that
 // share much spelling (inflections, compounds) without a common word.
 //
+// use-lite (the built-in sentence encoder): on the same pairs the median
+// is 0.39 for evidence and 0.21 for a random turn of the same
+// conversation; at 0.35, 62 % of evidence pairs and 10 % of random pairs
+// pass (at 0.30: 76 % and 20 %; at 0.40: 48 % and 5 %). LoCoMo R@5 / R@10
+// at 0.30, 0.35, 0.40: 0.661 / 0.776, 0.654 / 0.775, 0.652 / 0.772. 0.35
+// keeps paraphrases such as "how do we ship a release" → "Deploys go
+// through staging first, then a canary" (0.36) and refuses "weather in
+// Paris" or "zebra" over unrelated facts.
+//
 // A new embedder gets its own line here once calibrated the same way; until
 // then DefaultVectorFloor applies.
 var vectorFloors = map[string]float64{
 	"builtin-hash-v1": 0.15,
+	"use-lite":        0.35,
 }
 
 // DefaultVectorFloor is the floor for an embedder not calibrated here: a

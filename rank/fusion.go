@@ -56,6 +56,26 @@ func Normalize(scores map[string]float64) map[string]float64 {
 	return out
 }
 
+// NormalizeMinMax scales scores into [0, 1] so that the lowest is 0 and
+// the highest 1: it spreads a list whose scores sit in a narrow band (the
+// cosines of a sentence encoder), where dividing by the largest would
+// give every candidate nearly the same share. Equal scores all become 1.
+func NormalizeMinMax(scores map[string]float64) map[string]float64 {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, s := range scores {
+		lo, hi = math.Min(lo, s), math.Max(hi, s)
+	}
+	out := make(map[string]float64, len(scores))
+	for id, s := range scores {
+		if hi > lo {
+			out[id] = (s - lo) / (hi - lo)
+		} else if hi > 0 {
+			out[id] = 1
+		}
+	}
+	return out
+}
+
 // Scored is an id with a score.
 type Scored struct {
 	ID    string

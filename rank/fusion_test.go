@@ -139,3 +139,19 @@ func TestJaccard(t *testing.T) {
 		t.Fatalf("empty: %g", got)
 	}
 }
+
+func TestNormalizeMinMax(t *testing.T) {
+	got := rank.NormalizeMinMax(map[string]float64{"a": 0.62, "b": 0.5, "c": 0.56})
+	want := map[string]float64{"a": 1, "b": 0, "c": 0.5}
+	for id, w := range want {
+		if math.Abs(got[id]-w) > 1e-9 {
+			t.Errorf("%s: %g, want %g", id, got[id], w)
+		}
+	}
+	if got := rank.NormalizeMinMax(map[string]float64{"a": 0.3, "b": 0.3}); got["a"] != 1 || got["b"] != 1 {
+		t.Errorf("equal scores: %v, want all 1", got)
+	}
+	if got := rank.NormalizeMinMax(map[string]float64{"a": 0}); got["a"] != 0 {
+		t.Errorf("a lone zero: %v, want 0", got)
+	}
+}

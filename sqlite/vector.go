@@ -240,7 +240,7 @@ func (s *VectorService) rerank(ctx context.Context, query []float32, cands []can
 		if !decodeVector(v, blob) {
 			continue
 		}
-		e.hit.Score = float64(dot(query, v))
+		e.hit.Score = float64(recall.Dot(query, v))
 		all = append(all, e)
 	}
 	if err := rows.Err(); err != nil {

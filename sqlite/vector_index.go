@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+
+	"github.com/recall-mem/recall/internal/vecmath"
 )
 
 // vectorIndex is an in-memory index of every vector of one model, scanned
@@ -207,8 +209,10 @@ func (x *vectorIndex) candidates(query []float32, keep int) []candidate {
 	if n < minParallelRows {
 		workers = 1
 	}
-	// Short queries of the built-in embedder touch a few dozen dimensions:
-	// scoring only those is the same sum with a fraction of the work.
+	// Short queries of the hashing embedder touch a few dozen dimensions:
+	// scoring only those is the same sum with a fraction of the work,
+	// unless the dense scan runs on the FMA kernel, which is faster still
+	// (100,000 × 384 rows: 1.6 ms dense against 2.3 ms for 40 non-zero).
 	var nz []int32
 	var qv []float32
 	for j, v := range query {
@@ -216,7 +220,7 @@ func (x *vectorIndex) candidates(query []float32, keep int) []candidate {
 			nz, qv = append(nz, int32(j)), append(qv, v)
 		}
 	}
-	sparse := len(nz)*3 < len(query)
+	sparse := !vecmath.HasFMA && len(nz)*3 < len(query)
 	parts := make([]minHeap, workers)
 	var wg sync.WaitGroup
 	per := (n + workers - 1) / workers
@@ -267,18 +271,7 @@ func (x *vectorIndex) scan(query []float32, lo, hi, keep int) minHeap {
 	query = query[:dim]
 	for r := lo; r < hi; r++ {
 		row := x.q8[r*dim : (r+1)*dim : (r+1)*dim]
-		var s0, s1, s2, s3 float32
-		j := 0
-		for ; j+4 <= dim; j += 4 {
-			s0 += query[j] * float32(row[j])
-			s1 += query[j+1] * float32(row[j+1])
-			s2 += query[j+2] * float32(row[j+2])
-			s3 += query[j+3] * float32(row[j+3])
-		}
-		for ; j < dim; j++ {
-			s0 += query[j] * float32(row[j])
-		}
-		push(&h, keep, r, (s0+s1+s2+s3)*x.scales[r])
+		push(&h, keep, r, vecmath.DotI8(query, row)*x.scales[r])
 	}
 	return h
 }
@@ -298,21 +291,4 @@ func (x *vectorIndex) scanSparse(nz []int32, qv []float32, lo, hi, keep int) min
 		push(&h, keep, r, s*x.scales[r])
 	}
 	return h
-}
-
-// dot is the exact inner product, unrolled by four.
-func dot(a, b []float32) float32 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return s0 + s1 + s2 + s3
 }

@@ -198,12 +198,12 @@ func (a *app) locomoConversation(ctx context.Context, conv *locomo.Conversation,
 	}
 	defer db.Close()
 	mem := sqlite.NewMemoryService(db)
-	e, local, err := newEmbedder(cfg.Retrieval)
+	e, inline, err := newEmbedder(cfg.Retrieval)
 	if err != nil {
 		return nil, nil, err
 	}
 	vec := sqlite.NewVectorService(db, e, chunk.Splitter{})
-	vec.Inline = local
+	vec.Inline = inline
 	ms := make([]*recall.Memory, len(conv.Turns))
 	for i, t := range conv.Turns {
 		meta, _ := json.Marshal(map[string]any{"speaker": t.Speaker, "session": t.Session, "dia_id": t.ID})
@@ -211,6 +211,11 @@ func (a *app) locomoConversation(ctx context.Context, conv *locomo.Conversation,
 	}
 	if _, err := mem.ImportMemories(ctx, ms); err != nil {
 		return nil, nil, fmt.Errorf("load %s: %w", conv.ID, err)
+	}
+	if !inline && mode != recall.ModeBM25 { // the turns are queued: embed them all before asking
+		if err := vec.DrainQueue(ctx, 0); err != nil {
+			return nil, nil, fmt.Errorf("embed %s: %w", conv.ID, err)
+		}
 	}
 	dia := map[string]string{}
 	all, _, err := mem.FindMemories(ctx, recall.MemoryFilter{})

@@ -67,13 +67,28 @@ func (a *app) runDemo(ctx context.Context) error {
 		say("   %s  %-28s collection=%s", res.Memory.ID, res.Memory.Key, res.Memory.Collection)
 	}
 
-	say("\n2. search \"which database do we use\" (hybrid: BM25 fused with the built-in vectors, then re-ranked)")
-	hits, err := a.search.Search(ctx, recall.SearchQuery{Text: "which database do we use", Limit: 3, Now: a.now()})
-	if err != nil {
-		return err
+	if a.vec != nil && !a.vec.Inline {
+		// A server embeds queued memories in the background; the demo
+		// has no server, so it drains the queue itself.
+		if err := a.vec.DrainQueue(ctx, 0); err != nil {
+			return err
+		}
+		say("   (embedded by the built-in sentence encoder, off the write path)")
 	}
-	for _, h := range hits {
-		say("   %.3f  %s  %s", h.Score, h.Memory.ID, h.Memory.Title)
+
+	for i, q := range []string{"which database do we use", "how do we ship a release"} {
+		note := "hybrid: BM25 fused with the built-in vectors, then re-ranked"
+		if i == 1 {
+			note = "no word in common with the answer: found by meaning"
+		}
+		say("\n2%c. search %q (%s)", 'a'+i, q, note)
+		hits, err := a.search.Search(ctx, recall.SearchQuery{Text: q, Limit: 3, Now: a.now()})
+		if err != nil {
+			return err
+		}
+		for _, h := range hits {
+			say("   %.3f  %s  %s", h.Score, h.Memory.ID, h.Memory.Title)
+		}
 	}
 
 	say("\n3. get deploy-rule --format context (text ready to inject into a prompt)")

@@ -136,8 +136,8 @@ finish. Logs go to stderr.`,
 }
 
 // startBackground starts the loops a long-running server owns (today the
-// embedding queue of a remote provider; a local embedder embeds inline and
-// its loop returns at once) and returns the function that stops them and
+// embedding queue of the built-in encoder or a remote provider; an inline
+// embedder has no queue and its loop returns at once) and returns the function that stops them and
 // waits for them to finish.
 func (a *app) startBackground(ctx context.Context) (stop func()) {
 	ctx, cancel := context.WithCancel(ctx)

@@ -33,7 +33,7 @@ type WorkingConfig struct {
 
 // RetrievalConfig configures embedders and ranking.
 type RetrievalConfig struct {
-	Embedder  string `toml:"embedder"` // builtin, openai, model2vec, none
+	Embedder  string `toml:"embedder"` // builtin (the sentence encoder), hashing, openai, model2vec, none
 	Endpoint  string `toml:"endpoint"`
 	Model     string `toml:"model"`
 	APIKeyEnv string `toml:"api_key_env"`
@@ -44,7 +44,7 @@ type RetrievalConfig struct {
 	BatchSize      int `toml:"batch_size"`      // texts per embedding request
 	TimeoutSeconds int `toml:"timeout_seconds"` // per embedding request
 	// QueueIntervalSeconds is how often a long-running server drains the
-	// embedding queue of a remote embedder; 0 means 30.
+	// embedding queue; 0 means 1 for builtin and 30 for a remote embedder.
 	QueueIntervalSeconds int `toml:"queue_interval_seconds"`
 }
 

@@ -13,15 +13,21 @@ import (
 	"github.com/recall-mem/recall/embed"
 	"github.com/recall-mem/recall/model2vec"
 	"github.com/recall-mem/recall/openai"
+	"github.com/recall-mem/recall/sentence"
 	"github.com/recall-mem/recall/sqlite"
 )
 
-// newEmbedder builds the embedder [retrieval] names. It reports whether the
-// embedder is local (fast and always there), which decides whether writes
-// embed inline or leave it to the queue.
-func newEmbedder(cfg RetrievalConfig) (e recall.Embedder, local bool, err error) {
+// newEmbedder builds the embedder [retrieval] names. It reports whether
+// writes embed inline, in their own transaction: only for an embedder fast
+// enough not to slow them (hashing, model2vec, none). The built-in neural
+// encoder and remote providers go through the queue, so that a write never
+// waits for a model: the memory is searchable by text at once and by
+// meaning when its vector lands.
+func newEmbedder(cfg RetrievalConfig) (e recall.Embedder, inline bool, err error) {
 	switch strings.ToLower(cfg.Embedder) {
 	case "", "builtin":
+		return builtinEncoder(), false, nil
+	case "hashing":
 		return embed.NewHashing(cfg.Dimensions), true, nil
 	case "none":
 		return embed.None{}, true, nil
@@ -45,30 +51,31 @@ func newEmbedder(cfg RetrievalConfig) (e recall.Embedder, local bool, err error)
 		}
 		return model2vec.New(cfg.ModelPath), true, nil
 	}
-	return nil, false, recall.Errorf(recall.EINVALID, "Unknown embedder %q in [retrieval] embedder: use builtin, openai, model2vec or none.", cfg.Embedder)
+	return nil, false, recall.Errorf(recall.EINVALID, "Unknown embedder %q in [retrieval] embedder: use builtin, hashing, openai, model2vec or none.", cfg.Embedder)
 }
 
+// builtinEncoder is the process's sentence encoder; tests swap it for a
+// fresh one to see whether a command loaded the model.
+var builtinEncoder = sentence.Default
+
 // openVectors attaches the vector service to the open store, so that every
-// write is embedded (inline for a local embedder, through the queue for a
-// remote one).
+// write is embedded (inline for a fast local embedder, through the queue
+// otherwise).
 func (a *app) openVectors() error {
 	r := a.cfg.Retrieval
 	if r.ModelPath != "" && !filepath.IsAbs(r.ModelPath) {
 		r.ModelPath = filepath.Join(a.store.Dir, r.ModelPath) // relative to the store
 	}
-	e, local, err := newEmbedder(r)
+	e, inline, err := newEmbedder(r)
 	if err != nil {
 		return err
 	}
 	vs := sqlite.NewVectorService(a.db, e, chunk.Splitter{})
-	vs.Inline = local
-	if !local {
+	vs.Inline = inline
+	if !inline {
 		// Only a server runs the loop (go a.vec.Run(ctx)); the CLI drains
 		// on search and in `recall reindex`.
-		vs.Interval = 30 * time.Second
-		if r.QueueIntervalSeconds > 0 {
-			vs.Interval = time.Duration(r.QueueIntervalSeconds) * time.Second
-		}
+		vs.Interval = queueInterval(r)
 	}
 	if a.cfg.Retrieval.BatchSize > 0 {
 		vs.BatchSize = a.cfg.Retrieval.BatchSize
@@ -112,6 +119,19 @@ func (a *app) checkEmbedding(ctx context.Context) {
 		a.warnEmbedding("recall: warning: memories waiting for embedding: %d; search ranks them by full text only until it succeeds (`recall doctor` shows the queue): %s\n",
 			st.Queued, st.ProviderError)
 	}
+}
+
+// queueInterval is how often a server drains the embedding queue: the
+// built-in encoder is local, so its queue is drained every second; a
+// remote provider's every 30 seconds, to batch its requests.
+func queueInterval(r RetrievalConfig) time.Duration {
+	if r.QueueIntervalSeconds > 0 {
+		return time.Duration(r.QueueIntervalSeconds) * time.Second
+	}
+	if e := strings.ToLower(r.Embedder); e == "" || e == "builtin" {
+		return time.Second
+	}
+	return 30 * time.Second
 }
 
 // vectors is the vector searcher for the ranking code: nil before open.

@@ -1,0 +1,155 @@
+#include "textflag.h"
+
+// func dotFMA(a, b *float32, n int) float32
+// n is a multiple of 32; four 8-wide accumulators hide the FMA latency.
+TEXT ·dotFMA(SB), NOSPLIT, $0-28
+	MOVQ a+0(FP), SI
+	MOVQ b+8(FP), DI
+	MOVQ n+16(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+
+loop:
+	CMPQ CX, $32
+	JL   done
+	VMOVUPS (SI), Y4
+	VMOVUPS 32(SI), Y5
+	VMOVUPS 64(SI), Y6
+	VMOVUPS 96(SI), Y7
+	VFMADD231PS (DI), Y4, Y0
+	VFMADD231PS 32(DI), Y5, Y1
+	VFMADD231PS 64(DI), Y6, Y2
+	VFMADD231PS 96(DI), Y7, Y3
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP  loop
+
+done:
+	VADDPS Y1, Y0, Y0
+	VADDPS Y3, Y2, Y2
+	VADDPS Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS X1, X0, X0
+	VHADDPS X0, X0, X0
+	VHADDPS X0, X0, X0
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+// func dot4FMA(w, x *float32, stride, n int, out *[4]float32)
+// out[r] = w · x[r*stride:][:n] for r < 4, n a multiple of 16: each load
+// of w serves four rows of x.
+TEXT ·dot4FMA(SB), NOSPLIT, $0-40
+	MOVQ w+0(FP), SI
+	MOVQ x+8(FP), DI
+	MOVQ stride+16(FP), DX
+	SHLQ $2, DX
+	MOVQ n+24(FP), CX
+	MOVQ out+32(FP), R8
+	LEAQ (DI)(DX*1), R9
+	LEAQ (R9)(DX*1), R10
+	LEAQ (R10)(DX*1), R11
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+
+loop4:
+	CMPQ CX, $16
+	JL   done4
+	VMOVUPS (SI), Y8
+	VMOVUPS 32(SI), Y9
+	VFMADD231PS (DI), Y8, Y0
+	VFMADD231PS 32(DI), Y9, Y1
+	VFMADD231PS (R9), Y8, Y2
+	VFMADD231PS 32(R9), Y9, Y3
+	VFMADD231PS (R10), Y8, Y4
+	VFMADD231PS 32(R10), Y9, Y5
+	VFMADD231PS (R11), Y8, Y6
+	VFMADD231PS 32(R11), Y9, Y7
+	ADDQ $64, SI
+	ADDQ $64, DI
+	ADDQ $64, R9
+	ADDQ $64, R10
+	ADDQ $64, R11
+	SUBQ $16, CX
+	JMP  loop4
+
+done4:
+	VADDPS Y1, Y0, Y0
+	VADDPS Y3, Y2, Y2
+	VADDPS Y5, Y4, Y4
+	VADDPS Y7, Y6, Y6
+	VEXTRACTF128 $1, Y0, X8
+	VADDPS X8, X0, X0
+	VHADDPS X0, X0, X0
+	VHADDPS X0, X0, X0
+	MOVSS X0, 0(R8)
+	VEXTRACTF128 $1, Y2, X8
+	VADDPS X8, X2, X2
+	VHADDPS X2, X2, X2
+	VHADDPS X2, X2, X2
+	MOVSS X2, 4(R8)
+	VEXTRACTF128 $1, Y4, X8
+	VADDPS X8, X4, X4
+	VHADDPS X4, X4, X4
+	VHADDPS X4, X4, X4
+	MOVSS X4, 8(R8)
+	VEXTRACTF128 $1, Y6, X8
+	VADDPS X8, X6, X6
+	VHADDPS X6, X6, X6
+	VHADDPS X6, X6, X6
+	MOVSS X6, 12(R8)
+	VZEROUPPER
+	RET
+
+// func dotI8FMA(q *float32, row *int8, n int) float32
+// n is a multiple of 32: the int8 row is widened to float32 eight at a
+// time and multiplied into four accumulators.
+TEXT ·dotI8FMA(SB), NOSPLIT, $0-28
+	MOVQ q+0(FP), SI
+	MOVQ row+8(FP), DI
+	MOVQ n+16(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+
+loop:
+	CMPQ CX, $32
+	JL   done
+	VPMOVSXBD (DI), Y4
+	VPMOVSXBD 8(DI), Y5
+	VPMOVSXBD 16(DI), Y6
+	VPMOVSXBD 24(DI), Y7
+	VCVTDQ2PS Y4, Y4
+	VCVTDQ2PS Y5, Y5
+	VCVTDQ2PS Y6, Y6
+	VCVTDQ2PS Y7, Y7
+	VFMADD231PS (SI), Y4, Y0
+	VFMADD231PS 32(SI), Y5, Y1
+	VFMADD231PS 64(SI), Y6, Y2
+	VFMADD231PS 96(SI), Y7, Y3
+	ADDQ $128, SI
+	ADDQ $32, DI
+	SUBQ $32, CX
+	JMP  loop
+
+done:
+	VADDPS Y1, Y0, Y0
+	VADDPS Y3, Y2, Y2
+	VADDPS Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS X1, X0, X0
+	VHADDPS X0, X0, X0
+	VHADDPS X0, X0, X0
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET

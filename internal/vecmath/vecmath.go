@@ -1,0 +1,22 @@
+// Package vecmath holds the inner products the sentence encoder and the
+// vector index spend their time in: AVX2/FMA kernels on amd64 CPUs that
+// have them, plain Go elsewhere.
+package vecmath
+
+// dotI8Go is the plain-Go inner product of a float32 query and an int8
+// row, unrolled by four.
+func dotI8Go(q []float32, row []int8) float32 {
+	q = q[:len(row)]
+	var s0, s1, s2, s3 float32
+	j := 0
+	for ; j+4 <= len(row); j += 4 {
+		s0 += q[j] * float32(row[j])
+		s1 += q[j+1] * float32(row[j+1])
+		s2 += q[j+2] * float32(row[j+2])
+		s3 += q[j+3] * float32(row[j+3])
+	}
+	for ; j < len(row); j++ {
+		s0 += q[j] * float32(row[j])
+	}
+	return s0 + s1 + s2 + s3
+}

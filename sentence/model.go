@@ -1,0 +1,227 @@
+package sentence
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/recall-mem/recall/internal/vecmath"
+)
+
+// The shape of USE Lite, as its graph has it.
+const (
+	maxTokens = 128 // the graph drops tokens from this position on
+	heads     = 4
+	Dim       = 512 // output dimension
+	lnEpsilon = 1e-6
+)
+
+// Model is USE Lite's forward pass written out for exactly its graph: an
+// embedding (counted twice, as the graph does) with sinusoidal positions, two pre-norm transformer layers
+// (the first widens 256 → 512 through a projected residual), mean pooling
+// over the tokens, a tanh layer and L2 normalisation.
+type Model struct {
+	emb        Tensor    // vocab × 256
+	timescales []float32 // 128
+	res0       linear    // 256 → 512, the first layer's residual
+	layers     [2]layer
+	hidden     linear // 512 → 512, tanh
+}
+
+type layer struct {
+	ln1Scale, ln1Bias []float32
+	qkv, out          linear
+	ln2Scale, ln2Bias []float32
+	ff1, ff2          linear
+}
+
+// NewModel builds the model from decoded weights.
+func NewModel(w map[string]Tensor) (*Model, error) {
+	var missing []string
+	get := func(name string) Tensor {
+		t, ok := w[name]
+		if !ok {
+			missing = append(missing, name)
+			return Tensor{Shape: []int{0, 0}}
+		}
+		return t
+	}
+	m := &Model{
+		emb:        get("emb"),
+		timescales: get("timescales").Data,
+		res0:       newLinear(get("res0.w"), get("res0.b")),
+		hidden:     newLinear(get("hidden.w"), get("hidden.b")),
+	}
+	for i := range m.layers {
+		p := fmt.Sprintf("l%d.", i)
+		m.layers[i] = layer{
+			ln1Scale: get(p + "ln1.scale").Data, ln1Bias: get(p + "ln1.bias").Data,
+			qkv:      newLinear(get(p+"qkv.w"), get(p+"qkv.b")),
+			out:      newLinear(get(p+"out.w"), get(p+"out.b")),
+			ln2Scale: get(p + "ln2.scale").Data, ln2Bias: get(p + "ln2.bias").Data,
+			ff1: newLinear(get(p+"ff1.w"), get(p+"ff1.b")),
+			ff2: newLinear(get(p+"ff2.w"), get(p+"ff2.b")),
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("weight file lacks %v: regenerate it with `go generate ./sentence`", missing)
+	}
+	return m, nil
+}
+
+// Forward returns the unit-length 512-d vector of a token sequence; ids
+// past maxTokens are dropped, as the graph does. A sequence without
+// tokens has no meaning to encode: its vector is zero.
+func (m *Model) Forward(ids []int) []float32 {
+	out := make([]float32, Dim)
+	if len(ids) == 0 {
+		return out
+	}
+	if len(ids) > maxTokens {
+		ids = ids[:maxTokens]
+	}
+	t := len(ids)
+	width := m.emb.Cols()
+	rows := m.emb.Rows()
+	x := make([]float32, t*width)
+	half := len(m.timescales)
+	for p, id := range ids {
+		if id < 0 || id >= rows {
+			id = unknownID
+		}
+		// The graph adds the timing signal to the embedding and then adds
+		// the embedding once more: the stream starts at 2·emb + timing.
+		row := x[p*width : (p+1)*width]
+		for i, v := range m.emb.Data[id*width : (id+1)*width] {
+			row[i] = 2 * v
+		}
+		for i, ts := range m.timescales {
+			a := float64(float32(p) * ts)
+			row[i] += float32(math.Sin(a))
+			row[half+i] += float32(math.Cos(a))
+		}
+	}
+	// Layer 0 widens the stream: its residual is a projection of x.
+	res := make([]float32, t*m.res0.out)
+	m.res0.apply(res, x, t)
+	h := m.layers[0].forward(x, res, t)
+	h = m.layers[1].forward(h, h, t)
+
+	// Mean over tokens, then the tanh layer and unit length.
+	d := m.hidden.in
+	pooled := make([]float32, d)
+	for i := range t {
+		for j, v := range h[i*d : (i+1)*d] {
+			pooled[j] += v
+		}
+	}
+	for j := range pooled {
+		pooled[j] /= float32(t)
+	}
+	m.hidden.apply(out, pooled, 1)
+	for j, v := range out {
+		out[j] = float32(math.Tanh(float64(v)))
+	}
+	var sum float64
+	for _, v := range out {
+		sum += float64(v) * float64(v)
+	}
+	inv := float32(1 / math.Sqrt(max(sum, 1e-12)))
+	for j := range out {
+		out[j] *= inv
+	}
+	return out
+}
+
+// forward runs one layer over x (t × in) with residual res (t × out) and
+// returns the new stream (t × out).
+func (l *layer) forward(x, res []float32, t int) []float32 {
+	in, d := l.qkv.in, l.out.out
+	normed := make([]float32, t*in)
+	layerNorm(normed, x, in, l.ln1Scale, l.ln1Bias)
+	qkv := make([]float32, t*l.qkv.out)
+	l.qkv.apply(qkv, normed, t)
+	ctx := make([]float32, t*in)
+	attend(ctx, qkv, t, in)
+	y := make([]float32, t*d)
+	l.out.apply(y, ctx, t)
+	for i := range y {
+		y[i] += res[i]
+	}
+	// Feed-forward block with its own residual.
+	normed2 := make([]float32, t*d)
+	layerNorm(normed2, y, d, l.ln2Scale, l.ln2Bias)
+	mid := make([]float32, t*l.ff1.out)
+	l.ff1.apply(mid, normed2, t)
+	for i, v := range mid {
+		mid[i] = max(v, 0)
+	}
+	f := make([]float32, t*d)
+	l.ff2.apply(f, mid, t)
+	for i := range f {
+		f[i] += y[i]
+	}
+	return f
+}
+
+// attend is multi-head scaled dot-product attention over every token (a
+// single sentence has no padding to mask). qkv holds, per token, the
+// queries, keys and values side by side, each `width` wide and split
+// into heads by contiguous blocks.
+func attend(ctx, qkv []float32, t, width int) {
+	depth := width / heads
+	scale := float32(1 / math.Sqrt(float64(depth)))
+	stride := 3 * width
+	scores := make([]float32, t)
+	q := make([]float32, depth)
+	for hd := range heads {
+		off := hd * depth
+		for i := range t {
+			for c := range depth {
+				q[c] = qkv[i*stride+off+c] * scale
+			}
+			top := float32(math.Inf(-1))
+			for j := range t {
+				k := qkv[j*stride+width+off : j*stride+width+off+depth]
+				scores[j] = vecmath.Dot(q, k)
+				top = max(top, scores[j])
+			}
+			var sum float32
+			for j := range t {
+				scores[j] = float32(math.Exp(float64(scores[j] - top)))
+				sum += scores[j]
+			}
+			c := ctx[i*width+off : i*width+off+depth]
+			clear(c)
+			for j := range t {
+				a := scores[j] / sum
+				v := qkv[j*stride+2*width+off : j*stride+2*width+off+depth]
+				for k, x := range v {
+					c[k] += a * x
+				}
+			}
+		}
+	}
+}
+
+// layerNorm normalises each row of x (rows of n) to zero mean and unit
+// variance, then scales and shifts it.
+func layerNorm(dst, x []float32, n int, scale, bias []float32) {
+	for r := 0; r+n <= len(x); r += n {
+		row := x[r : r+n]
+		var mean float32
+		for _, v := range row {
+			mean += v
+		}
+		mean /= float32(n)
+		var variance float32
+		for _, v := range row {
+			variance += (v - mean) * (v - mean)
+		}
+		variance /= float32(n)
+		inv := float32(1 / math.Sqrt(float64(variance+lnEpsilon)))
+		out := dst[r : r+n]
+		for i, v := range row {
+			out[i] = (v-mean)*inv*scale[i] + bias[i]
+		}
+	}
+}
