@@ -102,12 +102,15 @@ func (a *app) warnEmbedding(format string, args ...any) {
 const writeEmbedBudget = 2 * time.Second
 
 // checkEmbedding runs after a command that queued memories for embedding
-// (all its writes for a remote provider, failed ones for a local
+// (all its writes for a remote provider, failed ones for an inline
 // embedder). It embeds them if the provider answers in time, and
 // otherwise warns once on stderr that they wait and why: a write never
 // fails for its vectors, but it must not hide that search cannot see them.
+// The built-in encoder's queue is left to the next search, `serve` or
+// `reindex`: it has no provider to be down, and loading the model would
+// make every write pay for it.
 func (a *app) checkEmbedding(ctx context.Context) {
-	if a.vec == nil || a.vec.QueuedHere() == 0 || ctx.Err() != nil {
+	if a.vec == nil || a.vec.QueuedHere() == 0 || ctx.Err() != nil || isBuiltin(a.cfg.Retrieval) {
 		return
 	}
 	_ = a.vec.DrainQueue(ctx, writeEmbedBudget) // a failure is recorded in the store
@@ -128,10 +131,16 @@ func queueInterval(r RetrievalConfig) time.Duration {
 	if r.QueueIntervalSeconds > 0 {
 		return time.Duration(r.QueueIntervalSeconds) * time.Second
 	}
-	if e := strings.ToLower(r.Embedder); e == "" || e == "builtin" {
+	if isBuiltin(r) {
 		return time.Second
 	}
 	return 30 * time.Second
+}
+
+// isBuiltin reports whether [retrieval] names the built-in sentence encoder.
+func isBuiltin(r RetrievalConfig) bool {
+	e := strings.ToLower(r.Embedder)
+	return e == "" || e == "builtin"
 }
 
 // vectors is the vector searcher for the ranking code: nil before open.
