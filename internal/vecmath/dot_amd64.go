@@ -51,3 +51,17 @@ func Dot4x3(w []float32, wstride int, x []float32, xstride, n int, out *[12]floa
 	dot4x3FMA(&w[0], wstride, &x[0], xstride, n, out)
 	return true
 }
+
+//go:noescape
+func axpyFMA(a float32, x, y *float32, n int)
+
+// Axpy adds a·x to y (len(y) ≥ len(x)), eight lanes at a time where the
+// CPU has FMA: attention sums its value vectors this way.
+func Axpy(a float32, x, y []float32) {
+	y = y[:len(x)]
+	n := len(x) &^ 7
+	if HasFMA && n > 0 {
+		axpyFMA(a, &x[0], &y[0], n)
+	}
+	axpyGo(a, x[n:], y[n:])
+}

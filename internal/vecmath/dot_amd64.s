@@ -161,3 +161,23 @@ loop43:
 	VMOVUPS X12, 32(R8)
 	VZEROUPPER
 	RET
+
+// func axpyFMA(a float32, x, y *float32, n int)
+// y[:n] += a·x[:n], n a multiple of 8.
+TEXT ·axpyFMA(SB), NOSPLIT, $0-32
+	VBROADCASTSS a+0(FP), Y0
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DI
+	MOVQ n+24(FP), CX
+	SHLQ $2, CX
+	XORQ AX, AX
+
+axpyloop:
+	VMOVUPS (DI)(AX*1), Y1
+	VFMADD231PS (SI)(AX*1), Y0, Y1
+	VMOVUPS Y1, (DI)(AX*1)
+	ADDQ $32, AX
+	CMPQ AX, CX
+	JL   axpyloop
+	VZEROUPPER
+	RET

@@ -17,3 +17,6 @@ func DotI8(q []float32, row []int8) float32 { return dotI8Go(q, row) }
 func Dot4x3(w []float32, wstride int, x []float32, xstride, n int, out *[12]float32) bool {
 	return false
 }
+
+// Axpy adds a·x to y (len(y) ≥ len(x)).
+func Axpy(a float32, x, y []float32) { axpyGo(a, x, y) }

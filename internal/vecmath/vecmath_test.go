@@ -53,3 +53,19 @@ func TestDot4x3MatchesDot(t *testing.T) {
 		}
 	}
 }
+
+func TestAxpyMatchesPlainGo(t *testing.T) {
+	for _, n := range []int{0, 1, 7, 8, 9, 64, 128, 131} {
+		x, y, want := make([]float32, n), make([]float32, n), make([]float32, n)
+		for i := range x {
+			x[i], y[i] = float32(i%7)-3, float32(i%5)*0.5
+			want[i] = y[i] + 0.75*x[i]
+		}
+		Axpy(0.75, x, y)
+		for i := range y {
+			if math.Abs(float64(y[i]-want[i])) > 1e-5 {
+				t.Errorf("Axpy over %d: y[%d] = %g, want %g", n, i, y[i], want[i])
+			}
+		}
+	}
+}
