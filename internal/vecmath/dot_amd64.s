@@ -83,6 +83,16 @@ done:
 	MOVSS X0, ret+24(FP)
 	RET
 
+// SUMS4 stores the horizontal sums of a, b, c and d side by side at dst,
+// using Y12 and Y13.
+#define SUMS4(a, b, c, d, dst) \
+	VHADDPS b, a, Y12 \
+	VHADDPS d, c, Y13 \
+	VHADDPS Y13, Y12, Y12 \
+	VEXTRACTF128 $1, Y12, X13 \
+	VADDPS X13, X12, X12 \
+	VMOVUPS X12, dst
+
 // func dot4x3FMA(w *float32, wstride int, x *float32, xstride, n int, out *[12]float32)
 // Y(3r+c) accumulates w row r · x row c, eight lanes at a time; the three
 // x rows stay in registers while each w row is loaded once.
@@ -141,24 +151,9 @@ loop43:
 
 	// Token c's four sums are in Y(c), Y(3+c), Y(6+c), Y(9+c): two rounds
 	// of horizontal adds and a fold of the high half give them in order.
-	VHADDPS Y3, Y0, Y12
-	VHADDPS Y9, Y6, Y13
-	VHADDPS Y13, Y12, Y12
-	VEXTRACTF128 $1, Y12, X13
-	VADDPS X13, X12, X12
-	VMOVUPS X12, 0(R8)
-	VHADDPS Y4, Y1, Y12
-	VHADDPS Y10, Y7, Y13
-	VHADDPS Y13, Y12, Y12
-	VEXTRACTF128 $1, Y12, X13
-	VADDPS X13, X12, X12
-	VMOVUPS X12, 16(R8)
-	VHADDPS Y5, Y2, Y12
-	VHADDPS Y11, Y8, Y13
-	VHADDPS Y13, Y12, Y12
-	VEXTRACTF128 $1, Y12, X13
-	VADDPS X13, X12, X12
-	VMOVUPS X12, 32(R8)
+	SUMS4(Y0, Y3, Y6, Y9, 0(R8))
+	SUMS4(Y1, Y4, Y7, Y10, 16(R8))
+	SUMS4(Y2, Y5, Y8, Y11, 32(R8))
 	VZEROUPPER
 	RET
 
