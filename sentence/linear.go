@@ -49,21 +49,36 @@ func (l *linear) apply(y, x []float32, t int) {
 	wg.Wait()
 }
 
-// columns computes outputs lo..hi for every row.
+// columns computes outputs lo..hi for every row: four outputs by three
+// tokens at a time where the blocked kernel runs, so that each weight row
+// and each token is loaded once per block; the rest one by one.
 func (l *linear) columns(y, x []float32, t, lo, hi int) {
 	in, out := l.in, l.out
-	var four [4]float32
-	for j := lo; j < hi; j++ {
-		w := l.wt[j*in : (j+1)*in : (j+1)*in]
-		bias := l.b[j]
+	var block [12]float32
+	j := lo
+	for ; j+4 <= hi; j += 4 {
+		w := l.wt[j*in : (j+4)*in : (j+4)*in]
+		b := l.b[j : j+4 : j+4]
 		i := 0
-		for ; i+4 <= t && vecmath.Dot4(w, x[i*in:], in, &four); i += 4 {
-			for r, v := range four {
-				y[(i+r)*out+j] = v + bias
+		for ; i+3 <= t && vecmath.Dot4x3(w, in, x[i*in:(i+3)*in], in, in, &block); i += 3 {
+			for c := range 3 {
+				dst := y[(i+c)*out+j : (i+c)*out+j+4 : (i+c)*out+j+4]
+				for r := range dst {
+					dst[r] = block[c*4+r] + b[r]
+				}
 			}
 		}
 		for ; i < t; i++ {
-			y[i*out+j] = vecmath.Dot(x[i*in:(i+1)*in:(i+1)*in], w) + bias
+			xi := x[i*in : (i+1)*in : (i+1)*in]
+			for r := range 4 {
+				y[i*out+j+r] = vecmath.Dot(xi, w[r*in:(r+1)*in]) + b[r]
+			}
+		}
+	}
+	for ; j < hi; j++ {
+		w := l.wt[j*in : (j+1)*in : (j+1)*in]
+		for i := range t {
+			y[i*out+j] = vecmath.Dot(x[i*in:(i+1)*in:(i+1)*in], w) + l.b[j]
 		}
 	}
 }

@@ -166,38 +166,54 @@ func (l *layer) forward(x, res []float32, t int) []float32 {
 // attend is multi-head scaled dot-product attention over every token (a
 // single sentence has no padding to mask). qkv holds, per token, the
 // queries, keys and values side by side, each `width` wide and split
-// into heads by contiguous blocks.
+// into heads by contiguous blocks. A head's scores are one matrix
+// product of its queries and keys, four keys by three queries per kernel
+// call, scaled afterwards.
 func attend(ctx, qkv []float32, t, width int) {
 	depth := width / heads
 	scale := float32(1 / math.Sqrt(float64(depth)))
 	stride := 3 * width
-	scores := make([]float32, t)
-	q := make([]float32, depth)
+	scores := make([]float32, t*t)
+	var block [12]float32
 	for hd := range heads {
 		off := hd * depth
-		for i := range t {
-			for c := range depth {
-				q[c] = qkv[i*stride+off+c] * scale
+		q := func(i int) []float32 { return qkv[i*stride+off : i*stride+off+depth] }
+		k := func(j int) []float32 { return qkv[j*stride+width+off : j*stride+width+off+depth] }
+		i := 0
+		for ; i+3 <= t; i += 3 {
+			j := 0
+			for ; j+4 <= t && vecmath.Dot4x3(qkv[j*stride+width+off:], stride, qkv[i*stride+off:], stride, depth, &block); j += 4 {
+				for c := range 3 {
+					copy(scores[(i+c)*t+j:(i+c)*t+j+4], block[c*4:c*4+4])
+				}
 			}
-			top := float32(math.Inf(-1))
+			for ; j < t; j++ {
+				for c := range 3 {
+					scores[(i+c)*t+j] = vecmath.Dot(q(i+c), k(j))
+				}
+			}
+		}
+		for ; i < t; i++ {
 			for j := range t {
-				k := qkv[j*stride+width+off : j*stride+width+off+depth]
-				scores[j] = vecmath.Dot(q, k)
-				top = max(top, scores[j])
+				scores[i*t+j] = vecmath.Dot(q(i), k(j))
+			}
+		}
+		for i := range t {
+			row := scores[i*t : (i+1)*t]
+			top := float32(math.Inf(-1))
+			for j := range row {
+				row[j] *= scale
+				top = max(top, row[j])
 			}
 			var sum float32
-			for j := range t {
-				scores[j] = float32(math.Exp(float64(scores[j] - top)))
-				sum += scores[j]
+			for j := range row {
+				row[j] = float32(math.Exp(float64(row[j] - top)))
+				sum += row[j]
 			}
 			c := ctx[i*width+off : i*width+off+depth]
 			clear(c)
-			for j := range t {
-				a := scores[j] / sum
-				v := qkv[j*stride+2*width+off : j*stride+2*width+off+depth]
-				for k, x := range v {
-					c[k] += a * x
-				}
+			for j, e := range row {
+				vecmath.Axpy(e/sum, qkv[j*stride+2*width+off:j*stride+2*width+off+depth], c)
 			}
 		}
 	}

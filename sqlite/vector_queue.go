@@ -48,11 +48,20 @@ type queuedItem struct {
 	oldHash        string // hash of the text behind its current vectors of this model
 }
 
-func (s *VectorService) loadQueued(ctx context.Context, cond string, args []any, e recall.Embedder) ([]queuedItem, error) {
-	rows, err := s.db.read.QueryContext(ctx, `SELECT q.memory_id, m.version, m.title, m.content,
+// queuedQuery loads the next queued memories (at most the last argument),
+// least tried and oldest first, with the hash behind their vectors of
+// the model and dimension of the first two arguments. CROSS JOIN makes
+// SQLite walk the queue and look its memories up: left to choose, it
+// scanned every memory and probed the queue for each, a cost that grew
+// with the store on every search even with nothing queued.
+const queuedQuery = `SELECT q.memory_id, m.version, m.title, m.content,
 		COALESCE((SELECT v.hash FROM memory_vectors v WHERE v.memory_seq = m.seq AND v.chunk = 0 AND v.model = ? AND v.dim = ?), '')
-		FROM embed_queue q JOIN memories m ON m.id = q.memory_id WHERE `+cond,
-		append([]any{e.Model(), e.Dim()}, args...)...)
+		FROM embed_queue q CROSS JOIN memories m ON m.id = q.memory_id
+		ORDER BY q.attempts, q.queued_at LIMIT ?`
+
+// loadQueued returns the next queued memories, at most drainBatch.
+func (s *VectorService) loadQueued(ctx context.Context, e recall.Embedder) ([]queuedItem, error) {
+	rows, err := s.db.read.QueryContext(ctx, queuedQuery, e.Model(), e.Dim(), drainBatch)
 	if err != nil {
 		return nil, fmt.Errorf("load queue: %w", err)
 	}

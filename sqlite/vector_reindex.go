@@ -43,7 +43,7 @@ func (s *VectorService) DrainQueue(ctx context.Context, budget time.Duration) er
 		return nil
 	}
 	for ctx.Err() == nil {
-		items, err := s.loadQueued(ctx, `1 ORDER BY q.attempts, q.queued_at LIMIT ?`, []any{drainBatch}, e)
+		items, err := s.loadQueued(ctx, e)
 		if err != nil || len(items) == 0 {
 			return ignoreDeadline(ctx, err)
 		}
@@ -131,7 +131,7 @@ func (s *VectorService) Reindex(ctx context.Context, opts ReindexOptions) (*Rein
 		opts.Progress(0, res.Total)
 	}
 	for {
-		items, err := s.loadQueued(ctx, `1 ORDER BY q.attempts, q.queued_at LIMIT ?`, []any{drainBatch}, e)
+		items, err := s.loadQueued(ctx, e)
 		if err != nil {
 			return res, err
 		}

@@ -345,3 +345,23 @@ func TestVectorService_QueryTimeout(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// Every search of a store with a queued embedder first looks at the
+// queue: that look must cost the queue's size, not the store's. SQLite
+// chose to scan all memories and probe the queue for each, which made an
+// empty queue cost milliseconds per search at 100,000 memories.
+func TestQueueLoadDoesNotScanMemories(t *testing.T) {
+	db := MustOpenDB(t)
+	plan, err := db.QueuedPlan(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, step := range plan {
+		if strings.HasPrefix(step, "SCAN m") {
+			t.Fatalf("loading the queue scans every memory: plan %q", plan)
+		}
+	}
+	if len(plan) == 0 || !strings.Contains(plan[0], " q") {
+		t.Fatalf("loading the queue does not start from the queue: plan %q", plan)
+	}
+}

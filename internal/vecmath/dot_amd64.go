@@ -12,9 +12,6 @@ var HasFMA = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 func dotFMA(a, b *float32, n int) float32
 
 //go:noescape
-func dot4FMA(w, x *float32, stride, n int, out *[4]float32)
-
-//go:noescape
 func dotI8FMA(q *float32, row *int8, n int) float32
 
 // Dot is the inner product of two equal-length vectors: eight lanes at a
@@ -27,19 +24,6 @@ func Dot(a, b []float32) float32 {
 	return dotFMA(&a[0], &b[0], n) + recall.Dot(a[n:], b[n:len(a)])
 }
 
-// Dot4 sets out[r] to the inner product of w with row r of x (four rows of
-// `stride` floats each, len(w) used of each), and reports whether it
-// could: it needs the FMA kernel and a length that is a multiple of 16.
-// Each load of w serves four rows.
-func Dot4(w, x []float32, stride int, out *[4]float32) bool {
-	n := len(w)
-	if !HasFMA || n == 0 || n%16 != 0 || len(x) < 3*stride+n {
-		return false
-	}
-	dot4FMA(&w[0], &x[0], stride, n, out)
-	return true
-}
-
 // DotI8 is the inner product of a float32 query and an int8 row of the
 // same length, the int8 widened eight lanes at a time where the CPU has
 // FMA.
@@ -49,4 +33,35 @@ func DotI8(q []float32, row []int8) float32 {
 		return dotI8Go(q, row)
 	}
 	return dotI8FMA(&q[0], &row[0], n) + dotI8Go(q[n:], row[n:])
+}
+
+//go:noescape
+func dot4x3FMA(w *float32, wstride int, x *float32, xstride, n int, out *[12]float32)
+
+// Dot4x3 sets out[c*4+r] to the inner product of row r of w (four rows,
+// wstride apart) with row c of x (three rows, xstride apart), n floats of
+// each, and reports whether it could: it needs the FMA kernel and n a
+// multiple of 8. Each load serves three or four products, so a layer
+// reads its weights and tokens a quarter as often as row by row; the
+// four sums of a token come out side by side, as the layer stores them.
+func Dot4x3(w []float32, wstride int, x []float32, xstride, n int, out *[12]float32) bool {
+	if !HasFMA || n == 0 || n%8 != 0 || len(w) < 3*wstride+n || len(x) < 2*xstride+n {
+		return false
+	}
+	dot4x3FMA(&w[0], wstride, &x[0], xstride, n, out)
+	return true
+}
+
+//go:noescape
+func axpyFMA(a float32, x, y *float32, n int)
+
+// Axpy adds a·x to y (len(y) ≥ len(x)), eight lanes at a time where the
+// CPU has FMA: attention sums its value vectors this way.
+func Axpy(a float32, x, y []float32) {
+	y = y[:len(x)]
+	n := len(x) &^ 7
+	if HasFMA && n > 0 {
+		axpyFMA(a, &x[0], &y[0], n)
+	}
+	axpyGo(a, x[n:], y[n:])
 }

@@ -39,77 +39,6 @@ done:
 	MOVSS X0, ret+24(FP)
 	RET
 
-// func dot4FMA(w, x *float32, stride, n int, out *[4]float32)
-// out[r] = w · x[r*stride:][:n] for r < 4, n a multiple of 16: each load
-// of w serves four rows of x.
-TEXT ·dot4FMA(SB), NOSPLIT, $0-40
-	MOVQ w+0(FP), SI
-	MOVQ x+8(FP), DI
-	MOVQ stride+16(FP), DX
-	SHLQ $2, DX
-	MOVQ n+24(FP), CX
-	MOVQ out+32(FP), R8
-	LEAQ (DI)(DX*1), R9
-	LEAQ (R9)(DX*1), R10
-	LEAQ (R10)(DX*1), R11
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
-	VXORPS Y6, Y6, Y6
-	VXORPS Y7, Y7, Y7
-
-loop4:
-	CMPQ CX, $16
-	JL   done4
-	VMOVUPS (SI), Y8
-	VMOVUPS 32(SI), Y9
-	VFMADD231PS (DI), Y8, Y0
-	VFMADD231PS 32(DI), Y9, Y1
-	VFMADD231PS (R9), Y8, Y2
-	VFMADD231PS 32(R9), Y9, Y3
-	VFMADD231PS (R10), Y8, Y4
-	VFMADD231PS 32(R10), Y9, Y5
-	VFMADD231PS (R11), Y8, Y6
-	VFMADD231PS 32(R11), Y9, Y7
-	ADDQ $64, SI
-	ADDQ $64, DI
-	ADDQ $64, R9
-	ADDQ $64, R10
-	ADDQ $64, R11
-	SUBQ $16, CX
-	JMP  loop4
-
-done4:
-	VADDPS Y1, Y0, Y0
-	VADDPS Y3, Y2, Y2
-	VADDPS Y5, Y4, Y4
-	VADDPS Y7, Y6, Y6
-	VEXTRACTF128 $1, Y0, X8
-	VADDPS X8, X0, X0
-	VHADDPS X0, X0, X0
-	VHADDPS X0, X0, X0
-	MOVSS X0, 0(R8)
-	VEXTRACTF128 $1, Y2, X8
-	VADDPS X8, X2, X2
-	VHADDPS X2, X2, X2
-	VHADDPS X2, X2, X2
-	MOVSS X2, 4(R8)
-	VEXTRACTF128 $1, Y4, X8
-	VADDPS X8, X4, X4
-	VHADDPS X4, X4, X4
-	VHADDPS X4, X4, X4
-	MOVSS X4, 8(R8)
-	VEXTRACTF128 $1, Y6, X8
-	VADDPS X8, X6, X6
-	VHADDPS X6, X6, X6
-	VHADDPS X6, X6, X6
-	MOVSS X6, 12(R8)
-	VZEROUPPER
-	RET
-
 // func dotI8FMA(q *float32, row *int8, n int) float32
 // n is a multiple of 32: the int8 row is widened to float32 eight at a
 // time and multiplied into four accumulators.
@@ -152,4 +81,98 @@ done:
 	VHADDPS X0, X0, X0
 	VZEROUPPER
 	MOVSS X0, ret+24(FP)
+	RET
+
+// SUMS4 stores the horizontal sums of a, b, c and d side by side at dst,
+// using Y12 and Y13.
+#define SUMS4(a, b, c, d, dst) \
+	VHADDPS b, a, Y12 \
+	VHADDPS d, c, Y13 \
+	VHADDPS Y13, Y12, Y12 \
+	VEXTRACTF128 $1, Y12, X13 \
+	VADDPS X13, X12, X12 \
+	VMOVUPS X12, dst
+
+// func dot4x3FMA(w *float32, wstride int, x *float32, xstride, n int, out *[12]float32)
+// Y(3r+c) accumulates w row r · x row c, eight lanes at a time; the three
+// x rows stay in registers while each w row is loaded once.
+TEXT ·dot4x3FMA(SB), NOSPLIT, $0-48
+	MOVQ w+0(FP), SI
+	MOVQ wstride+8(FP), DX
+	SHLQ $2, DX
+	MOVQ x+16(FP), DI
+	MOVQ xstride+24(FP), BX
+	SHLQ $2, BX
+	MOVQ n+32(FP), CX
+	SHLQ $2, CX
+	MOVQ out+40(FP), R8
+	LEAQ (SI)(DX*1), R9
+	LEAQ (R9)(DX*1), R10
+	LEAQ (R10)(DX*1), R11
+	LEAQ (DI)(BX*1), R12
+	LEAQ (R12)(BX*1), R13
+	XORQ AX, AX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+
+loop43:
+	VMOVUPS (DI)(AX*1), Y12
+	VMOVUPS (R12)(AX*1), Y13
+	VMOVUPS (R13)(AX*1), Y14
+	VMOVUPS (SI)(AX*1), Y15
+	VFMADD231PS Y12, Y15, Y0
+	VFMADD231PS Y13, Y15, Y1
+	VFMADD231PS Y14, Y15, Y2
+	VMOVUPS (R9)(AX*1), Y15
+	VFMADD231PS Y12, Y15, Y3
+	VFMADD231PS Y13, Y15, Y4
+	VFMADD231PS Y14, Y15, Y5
+	VMOVUPS (R10)(AX*1), Y15
+	VFMADD231PS Y12, Y15, Y6
+	VFMADD231PS Y13, Y15, Y7
+	VFMADD231PS Y14, Y15, Y8
+	VMOVUPS (R11)(AX*1), Y15
+	VFMADD231PS Y12, Y15, Y9
+	VFMADD231PS Y13, Y15, Y10
+	VFMADD231PS Y14, Y15, Y11
+	ADDQ $32, AX
+	CMPQ AX, CX
+	JL   loop43
+
+	// Token c's four sums are in Y(c), Y(3+c), Y(6+c), Y(9+c): two rounds
+	// of horizontal adds and a fold of the high half give them in order.
+	SUMS4(Y0, Y3, Y6, Y9, 0(R8))
+	SUMS4(Y1, Y4, Y7, Y10, 16(R8))
+	SUMS4(Y2, Y5, Y8, Y11, 32(R8))
+	VZEROUPPER
+	RET
+
+// func axpyFMA(a float32, x, y *float32, n int)
+// y[:n] += a·x[:n], n a multiple of 8.
+TEXT ·axpyFMA(SB), NOSPLIT, $0-32
+	VBROADCASTSS a+0(FP), Y0
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DI
+	MOVQ n+24(FP), CX
+	SHLQ $2, CX
+	XORQ AX, AX
+
+axpyloop:
+	VMOVUPS (DI)(AX*1), Y1
+	VFMADD231PS (SI)(AX*1), Y0, Y1
+	VMOVUPS Y1, (DI)(AX*1)
+	ADDQ $32, AX
+	CMPQ AX, CX
+	JL   axpyloop
+	VZEROUPPER
 	RET

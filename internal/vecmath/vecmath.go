@@ -20,3 +20,11 @@ func dotI8Go(q []float32, row []int8) float32 {
 	}
 	return s0 + s1 + s2 + s3
 }
+
+// axpyGo adds a·x to y in plain Go.
+func axpyGo(a float32, x, y []float32) {
+	y = y[:len(x)]
+	for i, v := range x {
+		y[i] += a * v
+	}
+}

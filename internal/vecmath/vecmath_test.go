@@ -19,26 +19,6 @@ func TestDotMatchesPlainGo(t *testing.T) {
 	}
 }
 
-func TestDot4MatchesDot(t *testing.T) {
-	const n, stride = 512, 520
-	w, x := make([]float32, n), make([]float32, 4*stride)
-	for i := range w {
-		w[i] = float32(i%9)*0.25 - 1
-	}
-	for i := range x {
-		x[i] = float32(i%11) - 5
-	}
-	var out [4]float32
-	if !Dot4(w, x, stride, &out) {
-		t.Skip("no FMA kernel on this machine")
-	}
-	for r := range 4 {
-		if want := recall.Dot(w, x[r*stride:r*stride+n]); math.Abs(float64(out[r]-want)) > 1e-2 {
-			t.Errorf("row %d: %g, want %g", r, out[r], want)
-		}
-	}
-}
-
 func TestDotI8MatchesPlainGo(t *testing.T) {
 	for _, n := range []int{0, 1, 31, 32, 33, 384, 512, 1000} {
 		q, row := make([]float32, n), make([]int8, n)
@@ -47,6 +27,45 @@ func TestDotI8MatchesPlainGo(t *testing.T) {
 		}
 		if got, want := DotI8(q, row), dotI8Go(q, row); math.Abs(float64(got-want)) > 1e-2 {
 			t.Errorf("DotI8 over %d = %g, want %g", n, got, want)
+		}
+	}
+}
+
+func TestDot4x3MatchesDot(t *testing.T) {
+	const n, wstride, xstride = 256, 264, 272
+	w, x := make([]float32, 3*wstride+n), make([]float32, 2*xstride+n)
+	for i := range w {
+		w[i] = float32(i%9)*0.25 - 1
+	}
+	for i := range x {
+		x[i] = float32(i%11) - 5
+	}
+	var out [12]float32
+	if !Dot4x3(w, wstride, x, xstride, n, &out) {
+		t.Skip("no FMA kernel on this machine")
+	}
+	for c := range 3 {
+		for r := range 4 {
+			want := recall.Dot(w[r*wstride:r*wstride+n], x[c*xstride:c*xstride+n])
+			if got := out[c*4+r]; math.Abs(float64(got-want)) > 1e-2 {
+				t.Errorf("row %d, token %d: %g, want %g", r, c, got, want)
+			}
+		}
+	}
+}
+
+func TestAxpyMatchesPlainGo(t *testing.T) {
+	for _, n := range []int{0, 1, 7, 8, 9, 64, 128, 131} {
+		x, y, want := make([]float32, n), make([]float32, n), make([]float32, n)
+		for i := range x {
+			x[i], y[i] = float32(i%7)-3, float32(i%5)*0.5
+			want[i] = y[i] + 0.75*x[i]
+		}
+		Axpy(0.75, x, y)
+		for i := range y {
+			if math.Abs(float64(y[i]-want[i])) > 1e-5 {
+				t.Errorf("Axpy over %d: y[%d] = %g, want %g", n, i, y[i], want[i])
+			}
 		}
 	}
 }
