@@ -12,7 +12,7 @@ import (
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/chunk"
-	"github.com/recall-mem/recall/locomo"
+	"github.com/recall-mem/recall/internal/locomo"
 	"github.com/recall-mem/recall/sqlite"
 	"github.com/spf13/cobra"
 )

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/recall-mem/recall"
-	"github.com/recall-mem/recall/synth"
+	"github.com/recall-mem/recall/internal/synth"
 	"github.com/spf13/cobra"
 )
 
