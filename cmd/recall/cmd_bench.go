@@ -60,3 +60,16 @@ func (a *app) benchOpen(ctx context.Context, dir, embedder string) (*bench.Store
 	e, _, _ := newEmbedder(b.cfg.Retrieval)
 	return &bench.Store{Memories: b.mem, Vectors: b.vec, Search: b.search, Context: b.contextBuilder(), Embedder: e, Close: b.close}, nil
 }
+
+// benchPrint prints a benchmark's report, as JSON with --json, unless the
+// run failed.
+func (a *app) benchPrint(rep interface{ WriteText(io.Writer) }, err error, jsonOut bool) error {
+	if err != nil {
+		return err
+	}
+	if jsonOut {
+		return writeJSON(a.stdout, rep)
+	}
+	rep.WriteText(a.stdout)
+	return nil
+}

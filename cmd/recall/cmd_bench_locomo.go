@@ -11,34 +11,18 @@ import (
 )
 
 func (a *app) benchLocomoCommand() *cobra.Command {
-	var ks string
+	l := bench.Locomo{Log: a.stderr}
+	var ks, configFile string
 	var jsonOut bool
-	var mode, configFile string
 	c := &cobra.Command{
-		Use:   "locomo FILE",
-		Short: "Score retrieval on the LoCoMo conversations (recall of evidence turns)",
-		Long: `Load each LoCoMo conversation into a fresh temporary store (one memory per
-dialog turn, occurred_at = its session's time, the speaker and session in
-metadata), ask every question through the same searcher as 'recall search'
-(reference time: the conversation's last session), and report how many of
-the question's evidence turns come back: R@k, All@5/10, SessAny@5, NDCG@10
-and MRR per category. The headline line averages categories 1-4
-(multi-hop, temporal, open-domain, single-hop); category 5 (adversarial)
-is reported on its own line.
-
-Ranking and the embedder follow config.toml: the file --config names, or
-else the store's (as for every command); the report ends with the
-settings used, so any [ranking] knob can be measured without a rebuild.
-
-The data is CC BY-NC and not shipped; the development split lives at
-../shared/data/locomo/locomo-dev.json relative to the repository.`,
-		Example: `  recall bench locomo ../shared/data/locomo/locomo-dev.json
-  recall bench locomo locomo10.json --k 1,5,10 --json
-  recall bench locomo locomo10.json --config trial.toml`,
-		Args: cobra.ExactArgs(1),
+		Use:     "locomo FILE",
+		Short:   "Score retrieval on the LoCoMo conversations (recall of evidence turns)",
+		Long:    bench.LocomoHelp,
+		Example: bench.LocomoExamples,
+		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			kv, err := bench.ParseKs(ks)
-			if err != nil {
+			var err error
+			if l.Ks, err = bench.ParseKs(ks); err != nil {
 				return usagef("%v", err)
 			}
 			convs, err := locomo.Load(args[0])
@@ -49,21 +33,17 @@ The data is CC BY-NC and not shipped; the development split lives at
 			if err != nil {
 				return err
 			}
-			rep, err := (&bench.Locomo{Product: a.benchProduct(cfg), Ks: kv, Mode: mode, Log: a.stderr}).Run(c.Context(), convs)
-			if err != nil {
-				return err
+			l.Product = a.benchProduct(cfg)
+			rep, err := l.Run(c.Context(), convs)
+			if err == nil {
+				rep.Config["config_file"] = from
 			}
-			rep.Config["config_file"] = from
-			if jsonOut {
-				return writeJSON(a.stdout, rep)
-			}
-			rep.WriteText(a.stdout, kv)
-			return nil
+			return a.benchPrint(rep, err, jsonOut)
 		},
 	}
 	c.Flags().StringVar(&ks, "k", "5,10,20", "report recall at these cut-offs `k1,k2,...`")
 	c.Flags().BoolVar(&jsonOut, "json", false, "print the figures as JSON")
-	c.Flags().StringVar(&mode, "mode", recall.ModeHybrid, "search `MODE`: hybrid, bm25 or vector")
+	c.Flags().StringVar(&l.Mode, "mode", recall.ModeHybrid, "search `MODE`: hybrid, bm25 or vector")
 	c.Flags().StringVar(&configFile, "config", "", "read [ranking] and [retrieval] from `FILE` instead of the store's config.toml")
 	return c
 }

@@ -17,6 +17,17 @@ import (
 	"github.com/recall-mem/recall/sqlite"
 )
 
+// HookHelp is the long help of 'recall bench hook': what the benchmark does
+// and measures, kept beside the code that does it.
+const HookHelp = `Build a temporary store with N synthetic observations (and some sessions
+and pins), then spawn this binary as 'recall hook claude' R times for a
+PostToolUse payload and R times for a SessionStart payload, and report wall
+time per process (p50, p95, max), start-up included. Targets at 100,000
+observations: PostToolUse p95 at most 25 ms, SessionStart at most 60 ms.`
+
+// HookExamples are the examples of 'recall bench hook'.
+const HookExamples = `  recall bench hook --observations 100000 --runs 50`
+
 // latencies summarises wall times in milliseconds, and the CPU time
 // (user + system) of the processes, which a busy machine inflates less.
 type latencies struct {

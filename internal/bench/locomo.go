@@ -17,6 +17,29 @@ import (
 	"github.com/recall-mem/recall/sqlite"
 )
 
+// LocomoHelp is the long help of 'recall bench locomo': what the benchmark does
+// and measures, kept beside the code that does it.
+const LocomoHelp = `Load each LoCoMo conversation into a fresh temporary store (one memory per
+dialog turn, occurred_at = its session's time, the speaker and session in
+metadata), ask every question through the same searcher as 'recall search'
+(reference time: the conversation's last session), and report how many of
+the question's evidence turns come back: R@k, All@5/10, SessAny@5, NDCG@10
+and MRR per category. The headline line averages categories 1-4
+(multi-hop, temporal, open-domain, single-hop); category 5 (adversarial)
+is reported on its own line.
+
+Ranking and the embedder follow config.toml: the file --config names, or
+else the store's (as for every command); the report ends with the
+settings used, so any [ranking] knob can be measured without a rebuild.
+
+The data is CC BY-NC and not shipped; the development split lives at
+../shared/data/locomo/locomo-dev.json relative to the repository.`
+
+// LocomoExamples are the examples of 'recall bench locomo'.
+const LocomoExamples = `  recall bench locomo ../shared/data/locomo/locomo-dev.json
+  recall bench locomo locomo10.json --k 1,5,10 --json
+  recall bench locomo locomo10.json --config trial.toml`
+
 // Locomo configures a run over LoCoMo conversations.
 type Locomo struct {
 	Product Product   // DBFile, Embedder and Searcher
@@ -32,6 +55,8 @@ type LocomoReport struct {
 	Skipped    int                    `json:"skipped"`
 	Dropped    int                    `json:"dropped_evidence"`
 	Config     map[string]any         `json:"config"`
+
+	ks []int // the cut-offs of the run, the columns of WriteText
 }
 
 var categoryNames = map[int]string{1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
@@ -59,7 +84,7 @@ func ParseKs(s string) ([]int, error) {
 // questions.
 func (l *Locomo) Run(ctx context.Context, convs []*locomo.Conversation) (*LocomoReport, error) {
 	ks := l.Ks
-	rep := &LocomoReport{Categories: map[int]locomo.Metrics{}}
+	rep := &LocomoReport{Categories: map[int]locomo.Metrics{}, ks: ks}
 	sums := map[int]*locomo.Metrics{}
 	depth := max(ks[len(ks)-1], 20)
 	for i, conv := range convs {
@@ -155,8 +180,9 @@ func (l *Locomo) conversation(ctx context.Context, conv *locomo.Conversation, de
 }
 
 // WriteText prints the report as a table, one row per category, recall
-// at the cut-offs ks.
-func (r *LocomoReport) WriteText(out io.Writer, ks []int) {
+// at the run's cut-offs.
+func (r *LocomoReport) WriteText(out io.Writer) {
+	ks := r.ks
 	w := table(out)
 	head := "CATEGORY\tN"
 	for _, k := range ks {

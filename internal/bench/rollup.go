@@ -13,6 +13,26 @@ import (
 	"github.com/recall-mem/recall/sqlite"
 )
 
+// RollupHelp is the long help of 'recall bench rollup': what the benchmark does
+// and measures, kept beside the code that does it.
+const RollupHelp = `Generate a deterministic stream of DAYS days (preferences that change,
+facts that repeat, unkeyed notes and command observations as noise) into two
+fresh temporary stores. One runs the rollup job every day and sweeps
+compacted raw entries older than the raw retention; the other keeps raw
+entries only. Then it measures, for every tracked key:
+
+  search  the top 10 hits for the key's name, counting the hits about it;
+  inject  the context that carries every key with no query: every raw
+          entry about it without rollups, the rollups section with them;
+
+reporting tokens (estimate: bytes / 4), stale values shown as current, and
+whether the current value is there; and the raw row count and live bytes
+of both stores over time.`
+
+// RollupExamples are the examples of 'recall bench rollup'.
+const RollupExamples = `  recall bench rollup
+  recall bench rollup --days 365 --json`
+
 // benchStore is one temporary store of the rollup benchmark.
 type benchStore struct {
 	db  *sqlite.DB

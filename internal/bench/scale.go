@@ -13,6 +13,27 @@ import (
 	"github.com/recall-mem/recall/internal/synth"
 )
 
+// ScaleHelp is the long help of 'recall bench scale': what the benchmark does
+// and measures, kept beside the code that does it.
+const ScaleHelp = `Build a fresh temporary store from a deterministic synthetic corpus
+(sentence-like text over a Zipf vocabulary of 30,000 made-up words), then
+measure, in this process and through the same services the CLI uses:
+
+  ingest      memories/s for batched import (1,000 per transaction) and for
+              single puts, embedding included (the configured default embedder)
+  search      p50/p95/p99 ms for hybrid (what 'recall search' runs), BM25 only
+              and the raw vector scan, over question-like queries of 3-8 words
+  context     p50/p95/p99 ms for a context pack of --budget tokens
+  store       bytes per memory on disk, peak RSS of this process
+  cold start  wall time of a new 'recall search' process on the store
+
+The store is deleted afterwards unless --keep. Figures depend on the machine
+and on what else runs on it: quote medians from a quiet machine.`
+
+// ScaleExamples are the examples of 'recall bench scale'.
+const ScaleExamples = `  recall bench scale
+  recall bench scale --memories 100000 --queries 500 --json`
+
 // ScaleReport is the JSON output of bench scale. The keys the issue names
 // (memories, ingest_per_s, search_*_ms, context_ms, bytes_per_memory,
 // peak_rss_bytes) stay stable; the others add detail.
