@@ -104,4 +104,3 @@ func TestLocomo_Run(t *testing.T) {
 		t.Errorf("log: %q", log.String())
 	}
 }
-

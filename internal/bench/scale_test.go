@@ -81,4 +81,3 @@ func TestTermProgress(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
-
