@@ -1,6 +1,16 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/internal/bench"
+	"github.com/spf13/cobra"
+)
 
 // benchCommand groups the benchmark programs; each area adds its own
 // subcommand here.
@@ -18,4 +28,48 @@ func (a *app) benchCommand() *cobra.Command {
 	}
 	c.AddCommand(a.benchLocomoCommand(), a.benchScaleCommand(), a.benchHookCommand(), a.benchRollupCommand())
 	return c
+}
+
+// benchProduct is the seam between the harness and this program: the
+// parts the benchmarks measure, built as every command builds them. cfg
+// chooses the embedder and the searcher's settings; benchmarks that do not
+// use them may pass nil.
+func (a *app) benchProduct(cfg *Config) bench.Product {
+	return bench.Product{
+		DBFile:   dbFile,
+		Embedder: func() (recall.Embedder, bool, error) { return newEmbedder(cfg.Retrieval) },
+		Searcher: bench.ProductSearcher(a.searcherFor, cfg),
+		Open:     a.benchOpen,
+	}
+}
+
+// benchOpen opens a new store in dir as the commands that write do, with
+// its config.toml naming embedder when one is given.
+func (a *app) benchOpen(ctx context.Context, dir, embedder string) (*bench.Store, error) {
+	if embedder != "" {
+		conf := fmt.Sprintf("[retrieval]\nembedder = %q\n", embedder)
+		if err := os.WriteFile(filepath.Join(dir, configFile), []byte(conf), 0o600); err != nil {
+			return nil, err
+		}
+	}
+	b := newApp(nil, io.Discard, a.stderr)
+	b.storeFlag = dir
+	if err := b.openForWrite(ctx); err != nil {
+		return nil, err
+	}
+	e, _, _ := newEmbedder(b.cfg.Retrieval)
+	return &bench.Store{Memories: b.mem, Vectors: b.vec, Search: b.search, Context: b.contextBuilder(), Embedder: e, Close: b.close}, nil
+}
+
+// benchPrint prints a benchmark's report, as JSON with --json, unless the
+// run failed.
+func (a *app) benchPrint(rep interface{ WriteText(io.Writer) }, err error, jsonOut bool) error {
+	if err != nil {
+		return err
+	}
+	if jsonOut {
+		return writeJSON(a.stdout, rep)
+	}
+	rep.WriteText(a.stdout)
+	return nil
 }

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/recall-mem/recall/synth"
+	"github.com/recall-mem/recall/internal/synth"
 )
 
 func TestCorpus(t *testing.T) {

@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 
 // benchContexts measures the contexts of both stores at now against the
 // stream's current values.
-func (a *app) benchContexts(ctx context.Context, res *benchRollupResult, stream *benchStream, now time.Time, with, without *benchStore) error {
+func benchContexts(ctx context.Context, res *RollupReport, stream *benchStream, now time.Time, with, without *benchStore) error {
 	truth := map[string]string{}
 	for _, k := range stream.keys {
 		if v, ok := stream.latest[k.key()]; ok {

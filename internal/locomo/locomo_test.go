@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/recall-mem/recall/locomo"
+	"github.com/recall-mem/recall/internal/locomo"
 )
 
 func TestNormaliseEvidence(t *testing.T) {

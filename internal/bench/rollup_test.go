@@ -1,0 +1,45 @@
+package bench_test
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/recall-mem/recall/internal/bench"
+)
+
+// TestRollup_Run checks the figures the benchmark exists to show: with
+// rollups, a search for each tracked key shows its current value and no
+// stale one, while the raw-only store shows stale values.
+func TestRollup_Run(t *testing.T) {
+	ro := bench.Rollup{Product: bench.Product{DBFile: "recall.db"}, Days: 30, RetentionDays: 30, KeepDaily: 90 * 24 * time.Hour}
+	rep, err := ro.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Keys != 10 || rep.Memories == 0 || rep.Observations != 300 {
+		t.Errorf("stream: %d keys, %d memories, %d observations", rep.Keys, rep.Memories, rep.Observations)
+	}
+	with, without := rep.Search["with"], rep.Search["without"]
+	if with.Stale != 0 || with.Current != rep.Keys {
+		t.Errorf("search with rollups: %+v, want every key current and none stale", with)
+	}
+	if without.Stale == 0 || rep.TokenChange >= 0 {
+		t.Errorf("search without rollups: %+v, token change %v: want stale values and more tokens", without, rep.TokenChange)
+	}
+	if len(rep.Samples) != 1 || rep.Samples[0].Day != 30 || rep.Samples[0].Rollups == 0 {
+		t.Errorf("samples: %+v", rep.Samples)
+	}
+	if rep.Backfill.Buckets == 0 || rep.Backfill.Rollups == 0 {
+		t.Errorf("backfill: %+v", rep.Backfill)
+	}
+	var out bytes.Buffer
+	rep.WriteText(&out)
+	for _, want := range []string{"recall bench rollup: 30 days", "search, with rollups", "inject, without rollups", "Backfill of the raw-only store"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("text report lacks %q:\n%s", want, out.String())
+		}
+	}
+}

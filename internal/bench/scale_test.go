@@ -1,0 +1,83 @@
+package bench_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/recall-mem/recall/chunk"
+	"github.com/recall-mem/recall/embed"
+	"github.com/recall-mem/recall/internal/bench"
+	"github.com/recall-mem/recall/sqlite"
+)
+
+// TestScale_Run measures the store the Product seam opens, through its
+// services, and names the embedder that store was opened with.
+func TestScale_Run(t *testing.T) {
+	var opened []string
+	closed := 0
+	open := func(_ context.Context, dir, embedder string) (*bench.Store, error) {
+		opened = append(opened, embedder)
+		db := sqlite.NewDB(filepath.Join(dir, "recall.db"))
+		if err := db.Open(); err != nil {
+			return nil, err
+		}
+		e := embed.NewHashing(64)
+		mem := sqlite.NewMemoryService(db)
+		vec := sqlite.NewVectorService(db, e, chunk.Splitter{})
+		vec.Inline = true
+		return &bench.Store{Memories: mem, Vectors: vec, Search: mem, Embedder: e, Close: func() {
+			closed++
+			db.Close()
+		}}, nil
+	}
+	sc := bench.Scale{Product: bench.Product{DBFile: "recall.db", Open: open}, Memories: 60, Queries: 5, Seed: 1, Budget: 500, Embedder: "hashing"}
+	rep, dir, err := sc.Run(context.Background())
+	if dir != "" {
+		defer os.RemoveAll(dir)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(opened) != 1 || opened[0] != "hashing" {
+		t.Errorf("Open calls: %q, want one with the embedder asked for", opened)
+	}
+	if closed == 0 {
+		t.Error("the store was never closed")
+	}
+	if rep.Memories != 60 || rep.SingleSample != 3 || rep.IngestPerS.Batched <= 0 || rep.IngestPerS.Single <= 0 {
+		t.Errorf("ingest: %+v (single sample %d)", rep.IngestPerS, rep.SingleSample)
+	}
+	if rep.EmbedPerS != 0 {
+		t.Errorf("embed_per_s %v with an inline embedder, want 0", rep.EmbedPerS)
+	}
+	if rep.ContextMS != nil || rep.ColdStartMS != nil {
+		t.Errorf("context %v, cold start %v: want none without a builder or cold runs", rep.ContextMS, rep.ColdStartMS)
+	}
+	if rep.Config["embedder"] != embed.NewHashing(64).Model() || rep.Config["dim"] != 64 {
+		t.Errorf("config %v does not name the store's embedder", rep.Config)
+	}
+	if rep.BytesPerMemory <= 0 {
+		t.Errorf("bytes per memory %v", rep.BytesPerMemory)
+	}
+	var out bytes.Buffer
+	rep.WriteText(&out)
+	for _, want := range []string{"memories               60 (5 queries", "search hybrid", "context                not wired"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("text report lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+func TestTermProgress(t *testing.T) {
+	var out bytes.Buffer
+	p := bench.TermProgress(&out)
+	p("ingest", 3, 10)
+	p("", 0, 0)
+	if got, want := out.String(), "\r\033[Kingest 3/10\r\033[K"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
