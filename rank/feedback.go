@@ -7,21 +7,8 @@ import (
 	"unicode"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/prose"
 )
-
-// stopwords are the function words left out of feedback terms and
-// passage matching: they say nothing about a topic.
-var stopwords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`a about after again all also am an and any are as at be because been before
-		being but by can could did do does doing done for from get got had has have having he her here hers him
-		his how i if in into is it its just like me more most my no not now of off on one only or other our out
-		over really so some still such than that the their them then there these they this those through to too
-		up very was we well were what when where which while who why will with would yeah yes you your`) {
-		m[w] = true
-	}
-	return m
-}()
 
 // feedbackTerms picks n words that characterise the best candidates and
 // are not in the query (pseudo-relevance feedback): each top document
@@ -39,7 +26,7 @@ func feedbackTerms(query TermSet, top []*candidate, n int) []string {
 	for _, c := range top {
 		ts := Terms(c.m.Title + " " + c.m.Content)
 		for w := range ts {
-			if _, ok := query[w]; ok || stopwords[w] || len(w) < 3 {
+			if _, ok := query[w]; ok || prose.IsStop(w) || len(w) < 3 {
 				continue
 			}
 			weight[w] += c.bm25 / best / float64(len(ts))
@@ -90,7 +77,7 @@ func (s *Searcher) feedback(ctx context.Context, o Options, text string, f recal
 func contentWords(text string) string {
 	var out []string
 	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if !stopwords[w] {
+		if !prose.IsStop(w) {
 			out = append(out, w)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/prose"
 )
 
 // A query that only names a time ("last week", "what happened yesterday")
@@ -24,7 +25,7 @@ var timeFillers = map[string]bool{"happened": true, "happen": true, "happening":
 func TimeOnly(in recall.TimeIntent) bool {
 	text := in.Rest(in.Text)
 	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if !stopwords[w] && !timeFillers[w] {
+		if !prose.IsStop(w) && !timeFillers[w] {
 			return false
 		}
 	}
