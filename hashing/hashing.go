@@ -1,6 +1,6 @@
-// Package embed holds the embedders that need nothing outside the binary:
+// Package hashing holds the embedders that need nothing outside the binary:
 // the built-in feature-hashing embedder and None.
-package embed
+package hashing
 
 import (
 	"context"
