@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"unicode"
 
 	"github.com/recall-mem/recall"
@@ -215,27 +214,16 @@ func appendTrigrams(dst []uint64, word []rune) []uint64 {
 	return dst
 }
 
-// stopwords are the shared stopwords (prose.Stopwords) that
-// builtin-hash-v1 drops, keyed by hash so that lookups allocate nothing.
+// stopwords are the shared stopwords that builtin-hash-v1 drops, keyed by
+// hash so that lookups allocate nothing. The words excepted are hashed as
+// features: the model's vectors were made with them, so dropping them waits
+// for a new HashingModel version (and a `recall reindex`).
 var stopwords = func() map[uint64]struct{} {
 	m := map[uint64]struct{}{}
-	for _, w := range prose.Stopwords() {
-		if !keptByV1[w] {
-			m[hashRunes([]rune(w))] = struct{}{}
-		}
-	}
-	return m
-}()
-
-// keptByV1 are shared stopwords that builtin-hash-v1 hashes as features:
-// the model's vectors were made with them, so dropping them waits for a
-// new HashingModel version (and a `recall reindex`).
-var keptByV1 = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`after again all also any because before doing done get got having
+	for w := range prose.Except(`after again all also any because before doing done get got having
 		here hers like more most now off one only other out over really some still such then through up
 		well while yeah yes`) {
-		m[w] = true
+		m[hashRunes([]rune(w))] = struct{}{}
 	}
 	return m
 }()

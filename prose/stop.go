@@ -43,3 +43,31 @@ func Stopwords() []string {
 	sort.Strings(out)
 	return out
 }
+
+// Subset returns the stopwords among words (separated by white space) as a
+// set, for a use that ignores fewer words than the whole list. It panics on
+// a word that is not a stopword: a use may narrow the list, never extend it.
+func Subset(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		if !stop[w] {
+			panic("prose: " + w + " is not a stopword")
+		}
+		m[w] = true
+	}
+	return m
+}
+
+// Except returns the stopwords other than words (separated by white space)
+// as a set, for a use that keeps some of them as words. It panics on a word
+// that is not a stopword.
+func Except(words string) map[string]bool {
+	drop := Subset(words)
+	m := map[string]bool{}
+	for w := range stop {
+		if !drop[w] {
+			m[w] = true
+		}
+	}
+	return m
+}

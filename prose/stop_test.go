@@ -34,3 +34,23 @@ func TestStopwords(t *testing.T) {
 		t.Fatal("Stopwords shares its storage")
 	}
 }
+
+func TestSubset(t *testing.T) {
+	s := prose.Subset("the  of\n\tand")
+	if len(s) != 3 || !s["the"] || !s["of"] || !s["and"] {
+		t.Fatalf("Subset = %v", s)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Fatal("a word outside the list did not panic")
+		}
+	}()
+	prose.Subset("the deploy")
+}
+
+func TestExcept(t *testing.T) {
+	s := prose.Except("the of")
+	if s["the"] || s["of"] || !s["and"] || len(s) != len(prose.Stopwords())-2 {
+		t.Fatalf("Except = %v", s)
+	}
+}

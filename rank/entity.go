@@ -6,7 +6,6 @@ import (
 	"unicode"
 
 	"github.com/recall-mem/recall"
-	"github.com/recall-mem/recall/prose"
 )
 
 // Names a query gives (people, projects, tools) are matched against what a
@@ -30,7 +29,7 @@ func queryNames(text string) map[string]bool {
 			continue
 		}
 		r := []rune(w)
-		if !unicode.IsUpper(r[0]) || prose.IsStop(strings.ToLower(w)) {
+		if !unicode.IsUpper(r[0]) || stopwords[strings.ToLower(w)] {
 			continue
 		}
 		out[strings.ToLower(w)] = true

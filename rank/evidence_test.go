@@ -8,7 +8,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/recall-mem/recall"
-	"github.com/recall-mem/recall/prose"
 )
 
 func cand(id string, score float64) *candidate {
@@ -170,7 +169,7 @@ func FuzzQueryNames(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, q string) {
 		for n := range queryNames(q) {
-			if n == "" || prose.IsStop(n) {
+			if n == "" || stopwords[n] {
 				t.Fatalf("queryNames(%q) gave %q", q, n)
 			}
 			if !strings.Contains(strings.ToLower(q), n) {

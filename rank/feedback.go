@@ -7,7 +7,6 @@ import (
 	"unicode"
 
 	"github.com/recall-mem/recall"
-	"github.com/recall-mem/recall/prose"
 )
 
 // feedbackTerms picks n words that characterise the best candidates and
@@ -26,7 +25,7 @@ func feedbackTerms(query TermSet, top []*candidate, n int) []string {
 	for _, c := range top {
 		ts := Terms(c.m.Title + " " + c.m.Content)
 		for w := range ts {
-			if _, ok := query[w]; ok || prose.IsStop(w) || len(w) < 3 {
+			if _, ok := query[w]; ok || stopwords[w] || len(w) < 3 {
 				continue
 			}
 			weight[w] += c.bm25 / best / float64(len(ts))
@@ -77,7 +76,7 @@ func (s *Searcher) feedback(ctx context.Context, o Options, text string, f recal
 func contentWords(text string) string {
 	var out []string
 	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if !prose.IsStop(w) {
+		if !stopwords[w] {
 			out = append(out, w)
 		}
 	}

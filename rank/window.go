@@ -9,7 +9,6 @@ import (
 	"unicode"
 
 	"github.com/recall-mem/recall"
-	"github.com/recall-mem/recall/prose"
 )
 
 // A query that only names a time ("last week", "what happened yesterday")
@@ -25,7 +24,7 @@ var timeFillers = map[string]bool{"happened": true, "happen": true, "happening":
 func TimeOnly(in recall.TimeIntent) bool {
 	text := in.Rest(in.Text)
 	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if !prose.IsStop(w) && !timeFillers[w] {
+		if !stopwords[w] && !timeFillers[w] {
 			return false
 		}
 	}

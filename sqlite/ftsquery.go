@@ -25,18 +25,13 @@ func quoteTerms(terms []string) string {
 	return strings.Join(quoted, " OR ")
 }
 
-// searched are shared stopwords that full-text queries still search for.
-// Dropping them too cost LoCoMo dev 0.011 of hybrid R@5 (0.654 → 0.643):
-// words such as "before", "after", "not" and "one" narrow a question.
-var searched = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`about after again all also am any because been before being can could
-		doing done get got having here hers him just like more most no not now off one only other out over
-		really s should some still such t than those through too up us very well while yeah yes`) {
-		m[w] = true
-	}
-	return m
-}()
+// stopwords are the shared stopwords less those full-text queries still
+// search for. Dropping the excepted words too cost LoCoMo dev 0.011 of
+// hybrid R@5 (0.654 → 0.643) and 0.013 of BM25 R@5: words such as
+// "before", "after", "not" and "one" narrow a question.
+var stopwords = prose.Except(`about after again all also am any because been before being can could
+	doing done get got having here hers him just like more most no not now off one only other out over
+	really s should some still such t than those through too up us very well while yeah yes`)
 
 // QueryTerms splits text into lower-case words of letters and digits,
 // without stopwords (unless nothing else remains: they match nearly every
@@ -52,7 +47,7 @@ func QueryTerms(text string) []string {
 			continue
 		}
 		seen[w] = true
-		if prose.IsStop(w) && !searched[w] {
+		if stopwords[w] {
 			stops = append(stops, w)
 		} else {
 			out = append(out, w)
