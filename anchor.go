@@ -22,3 +22,10 @@ func ValidateAnchors(anchors []Anchor) error {
 	}
 	return nil
 }
+
+// Anchor ties a memory to a file so that a change to the file can flag the
+// memory as stale. Path is relative to the project root.
+type Anchor struct {
+	Path string `json:"path"`
+	Hash string `json:"hash"` // hex SHA-256 of the file when anchored or last reviewed
+}

@@ -45,21 +45,3 @@ type ContextItem struct {
 type ContextBuilder interface {
 	BuildContext(ctx context.Context, req ContextRequest) (*ContextPack, error)
 }
-
-// VectorHit is a passage of a memory near a query.
-type VectorHit struct {
-	MemoryID string  `json:"memory_id"`
-	Chunk    int     `json:"chunk"` // index of the passage within the memory
-	Score    float64 `json:"score"` // cosine similarity
-	// Start and End are the passage's byte offsets in the content of the
-	// memory version that was embedded, for showing the passage.
-	Start int `json:"start"`
-	End   int `json:"end"`
-}
-
-// VectorSearcher finds the memory passages nearest to a query text.
-// Returns EUNAVAILABLE when no embedder is configured or it cannot be
-// reached; callers then fall back to full-text search.
-type VectorSearcher interface {
-	SearchVectors(ctx context.Context, text string, k int) ([]VectorHit, error)
-}

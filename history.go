@@ -13,3 +13,12 @@ type HistoryReader interface {
 	// deletion or the memory did not exist yet.
 	MemoriesAsOf(ctx context.Context, t time.Time) ([]*Memory, error)
 }
+
+// MemoryVersion is one stored state of a memory.
+type MemoryVersion struct {
+	MemoryID  string    `json:"memory_id"`
+	Version   int       `json:"version"`
+	Op        string    `json:"op"` // put, update, restore, delete, import, sync
+	ChangedAt time.Time `json:"changed_at"`
+	Memory    *Memory   `json:"memory"`
+}

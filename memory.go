@@ -54,13 +54,6 @@ type Memory struct {
 	Version int `json:"version"`
 }
 
-// Anchor ties a memory to a file so that a change to the file can flag the
-// memory as stale. Path is relative to the project root.
-type Anchor struct {
-	Path string `json:"path"`
-	Hash string `json:"hash"` // hex SHA-256 of the file when anchored or last reviewed
-}
-
 // MemoryFilter selects memories. Zero fields do not filter.
 type MemoryFilter struct {
 	ID         *string
@@ -122,15 +115,6 @@ type PutResult struct {
 type ImportResult struct {
 	Added   int `json:"added"`
 	Updated int `json:"updated"`
-}
-
-// MemoryVersion is one stored state of a memory.
-type MemoryVersion struct {
-	MemoryID  string    `json:"memory_id"`
-	Version   int       `json:"version"`
-	Op        string    `json:"op"` // put, update, restore, delete, import, sync
-	ChangedAt time.Time `json:"changed_at"`
-	Memory    *Memory   `json:"memory"`
 }
 
 // MemoryService stores curated memories. Every change writes a new version;

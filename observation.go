@@ -65,3 +65,11 @@ type ObservationService interface {
 	// total count ignoring Offset and Limit.
 	FindObservations(ctx context.Context, filter ObservationFilter) ([]*Observation, int, error)
 }
+
+// ObservationPinner marks landmark observations (seed 003, Q1), which
+// retention sweeps never remove; an explicit purge still does.
+type ObservationPinner interface {
+	// PinObservation sets or clears the landmark flag. Returns ENOTFOUND
+	// for an unknown id.
+	PinObservation(ctx context.Context, id int64, pinned bool) error
+}

@@ -161,19 +161,6 @@ type RollupHit struct {
 	Score  float64
 }
 
-// TierStat describes one tier of the store for `recall tiers`.
-type TierStat struct {
-	Tier    string     `json:"tier"` // raw or rollup
-	Kind    string     `json:"kind"` // memories, observations, or a bucket type
-	Status  string     `json:"status"`
-	Count   int        `json:"count"`
-	From    *time.Time `json:"from,omitempty"`
-	To      *time.Time `json:"to,omitempty"`
-	Tokens  int        `json:"tokens"` // estimate: characters / 4
-	Bytes   int64      `json:"bytes"`  // sum of the stored row bytes
-	Entries int        `json:"entries,omitempty"`
-}
-
 // RollupService runs and reads time-tier rollups.
 type RollupService interface {
 	// RunRollups rolls every closed bucket not yet rolled up, each bucket in

@@ -66,20 +66,3 @@ type HitExplain struct {
 type Searcher interface {
 	Search(ctx context.Context, q SearchQuery) ([]*SearchHit, error)
 }
-
-// Embedder turns texts into vectors of a fixed dimension. It must be safe
-// for concurrent use: searches embed queries while writes embed memories.
-type Embedder interface {
-	Model() string // name stored next to every vector
-	Dim() int
-	// Embed returns one vector per text. Returns EUNAVAILABLE when a remote
-	// provider cannot be reached.
-	Embed(ctx context.Context, texts []string) ([][]float32, error)
-}
-
-// Redactor removes secrets from text before anything is written.
-type Redactor interface {
-	// Redact returns text with every secret replaced by [REDACTED:kind]
-	// and the number of replacements per kind (never the secrets).
-	Redact(text string) (string, map[string]int)
-}

@@ -37,11 +37,3 @@ type Sweeper interface {
 	// dryRun it counts them and changes nothing.
 	Sweep(ctx context.Context, p RetentionPolicy, now time.Time, dryRun bool) (*SweepReport, error)
 }
-
-// ObservationPinner marks landmark observations (seed 003, Q1), which
-// retention sweeps never remove; an explicit purge still does.
-type ObservationPinner interface {
-	// PinObservation sets or clears the landmark flag. Returns ENOTFOUND
-	// for an unknown id.
-	PinObservation(ctx context.Context, id int64, pinned bool) error
-}

@@ -78,3 +78,16 @@ func DaysSince(t *time.Time, now time.Time) int {
 	}
 	return d
 }
+
+// TierStat describes one tier of the store for `recall tiers`.
+type TierStat struct {
+	Tier    string     `json:"tier"` // raw or rollup
+	Kind    string     `json:"kind"` // memories, observations, or a bucket type
+	Status  string     `json:"status"`
+	Count   int        `json:"count"`
+	From    *time.Time `json:"from,omitempty"`
+	To      *time.Time `json:"to,omitempty"`
+	Tokens  int        `json:"tokens"` // estimate: characters / 4
+	Bytes   int64      `json:"bytes"`  // sum of the stored row bytes
+	Entries int        `json:"entries,omitempty"`
+}

@@ -1,6 +1,9 @@
 package recall
 
-import "math"
+import (
+	"context"
+	"math"
+)
 
 // Normalize scales v to unit length in place, so that a dot product of
 // two vectors is their cosine similarity; a zero vector stays zero. Every
@@ -36,4 +39,22 @@ func Dot(a, b []float32) float32 {
 		s0 += a[i] * b[i]
 	}
 	return (s0 + s1) + (s2 + s3)
+}
+
+// VectorHit is a passage of a memory near a query.
+type VectorHit struct {
+	MemoryID string  `json:"memory_id"`
+	Chunk    int     `json:"chunk"` // index of the passage within the memory
+	Score    float64 `json:"score"` // cosine similarity
+	// Start and End are the passage's byte offsets in the content of the
+	// memory version that was embedded, for showing the passage.
+	Start int `json:"start"`
+	End   int `json:"end"`
+}
+
+// VectorSearcher finds the memory passages nearest to a query text.
+// Returns EUNAVAILABLE when no embedder is configured or it cannot be
+// reached; callers then fall back to full-text search.
+type VectorSearcher interface {
+	SearchVectors(ctx context.Context, text string, k int) ([]VectorHit, error)
 }

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/prose"
 )
 
 // claim is an entry broken into the parts contradiction checks compare.
@@ -29,8 +30,14 @@ var (
 	keyValueRE = regexp.MustCompile(`^\s*(?:\[[ xX]\]\s*)?([^:=]{2,60}?)\s*(?::|=)\s+(\S.*?)\s*$`)
 	dateRE     = regexp.MustCompile(`(?i)\b(\d{4}-\d{2}-\d{2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?)\b`)
 	numberRE   = regexp.MustCompile(`^\d+(?:[.,]\d+)*%?$`)
-	stopwords  = setOf("a an the and or of to in on at for with by from is are was were be been it its this that as we i you he she they our their his her my your")
 	negations  = setOf("not no never none nobody nothing neither nor without cannot")
+	// ignored are the shared stopwords (prose) that claims leave out of
+	// their content words: the core function words only. With all of
+	// prose's list, short entries lose so many words that pleasantries
+	// pass as near-duplicates (LoCoMo dev's 2,960 turns: 13 flags against
+	// 10, the new ones chat such as "Wow, that looks great! What kind of
+	// yoga is it?").
+	ignored = prose.Subset("a an the and or of to in on at for with by from is are was were be been it its this that as we i you he she they our their his her my your")
 	// labels open many unrelated entries ("Note: …", "Decision: …"), so
 	// they are no key to compare values by.
 	labels = setOf("note notes todo decision preference rule fact important warning tip idea question reminder update fyi context summary example see")
@@ -69,7 +76,7 @@ func parseClaim(s state) claim {
 			c.negated = true
 		case unicode.IsUpper(first) && !sentenceStart && w != "I":
 			c.names[lower] = true
-		case !stopwords[lower]:
+		case !ignored[lower]:
 			c.plain[lower] = true
 		}
 		sentenceStart = strings.HasSuffix(raw, ".") || strings.HasSuffix(raw, "!") || strings.HasSuffix(raw, "?") || strings.HasSuffix(raw, ":")

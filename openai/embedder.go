@@ -1,18 +1,14 @@
-// Package openai embeds text with an OpenAI-compatible HTTP provider:
-// POST {endpoint}/embeddings, as served by OpenAI, Ollama, llama.cpp and
-// vLLM.
+// Package openai talks to OpenAI-compatible HTTP servers (OpenAI, Ollama,
+// llama.cpp, vLLM): embeddings for vectors, chat completions for rollup
+// summaries.
 package openai
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -206,30 +202,16 @@ func (e *Embedder) unavailable(err error) error {
 func (e *Embedder) post(ctx context.Context, body []byte, n int) ([][]float32, time.Duration, error) {
 	ctx, cancel := context.WithTimeout(ctx, e.timeout())
 	defer cancel()
-	url := strings.TrimRight(e.Endpoint, "/") + "/embeddings"
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return nil, 0, &permanentError{fmt.Sprintf("bad endpoint %q: %v", e.Endpoint, err)}
+	resp, buf, err := post(ctx, e.Client, e.Endpoint, "/embeddings", e.APIKey, body, 256<<20)
+	var bad *endpointError
+	if errors.As(err, &bad) {
+		return nil, 0, &permanentError{bad.Error()}
 	}
-	req.Header.Set("Content-Type", "application/json")
-	if e.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+e.APIKey)
-	}
-	client := e.Client
-	if client == nil {
-		client = http.DefaultClient
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer resp.Body.Close()
-	buf, err := io.ReadAll(io.LimitReader(resp.Body, 256<<20))
 	if err != nil {
 		return nil, 0, err
 	}
 	if resp.StatusCode != http.StatusOK {
-		msg := fmt.Errorf("HTTP %d: %s", resp.StatusCode, errorText(buf))
+		msg := statusError(resp, buf)
 		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 {
 			return nil, retryAfter(resp.Header.Get("Retry-After")), msg
 		}
@@ -271,39 +253,4 @@ func (e *Embedder) collect(r response, n int) ([][]float32, error) {
 	e.dim, e.probeErr = dim, nil
 	e.mu.Unlock()
 	return out, nil
-}
-
-// errorText extracts {"error": {"message": ...}} or a short prefix of the body.
-func errorText(buf []byte) string {
-	var e struct {
-		Error json.RawMessage `json:"error"`
-	}
-	if json.Unmarshal(buf, &e) == nil && len(e.Error) > 0 {
-		var obj struct {
-			Message string `json:"message"`
-		}
-		if json.Unmarshal(e.Error, &obj) == nil && obj.Message != "" {
-			return obj.Message
-		}
-		var s string
-		if json.Unmarshal(e.Error, &s) == nil && s != "" {
-			return s
-		}
-	}
-	s := strings.TrimSpace(string(buf))
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	if s == "" {
-		return "no details"
-	}
-	return s
-}
-
-// retryAfter parses a Retry-After header given in seconds.
-func retryAfter(h string) time.Duration {
-	if n, err := strconv.Atoi(strings.TrimSpace(h)); err == nil && n > 0 {
-		return time.Duration(n) * time.Second
-	}
-	return 0
 }

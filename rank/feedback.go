@@ -9,20 +9,6 @@ import (
 	"github.com/recall-mem/recall"
 )
 
-// stopwords are the function words left out of feedback terms and
-// passage matching: they say nothing about a topic.
-var stopwords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`a about after again all also am an and any are as at be because been before
-		being but by can could did do does doing done for from get got had has have having he her here hers him
-		his how i if in into is it its just like me more most my no not now of off on one only or other our out
-		over really so some still such than that the their them then there these they this those through to too
-		up very was we well were what when where which while who why will with would yeah yes you your`) {
-		m[w] = true
-	}
-	return m
-}()
-
 // feedbackTerms picks n words that characterise the best candidates and
 // are not in the query (pseudo-relevance feedback): each top document
 // votes for its words in proportion to its score and inversely to its

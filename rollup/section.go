@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/prose"
 )
 
 // SectionName names the rollups section of a context pack.
@@ -18,7 +19,7 @@ var preferredTypes = map[string]bool{"preference": true, "constraint": true, "st
 // Section offers rollups to a context pack in place of the raw entries
 // they cover: one item per key, the current value with its confidence.
 // The pack owns the budget and its tokenizer; Tokens here is an estimate
-// (bytes / 4) the pack may recount.
+// (prose.Tokens) the pack may recount.
 type Section struct {
 	Rollups  Finder
 	MaxItems int // 0 means 20
@@ -85,11 +86,8 @@ func SortForContext(rs []*recall.Rollup) {
 
 // Item is the context item of a rollup.
 func Item(r *recall.Rollup) recall.ContextItem {
-	return recall.ContextItem{ID: r.ID, Kind: "rollup", Title: r.Key, Text: r.Summary, Tokens: EstimateTokens(r.Summary)}
+	return recall.ContextItem{ID: r.ID, Kind: "rollup", Title: r.Key, Text: r.Summary, Tokens: prose.Tokens(r.Summary)}
 }
-
-// EstimateTokens is a cheap token estimate: bytes / 4, rounded up.
-func EstimateTokens(s string) int { return (len(s) + 3) / 4 }
 
 // Coverer finds the rollups built from raw entries.
 type Coverer interface {

@@ -3,19 +3,9 @@ package sqlite
 import (
 	"strings"
 	"unicode"
+
+	"github.com/recall-mem/recall/prose"
 )
-
-// stopwords are dropped from full-text queries: they match nearly every
-// row, cost time, and add nothing to BM25's ranking.
-var stopwords = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`a an and are as at be but by did do does for from had has have he her his how i
-		if in into is it its me my of on or our she so that the their them then there these they this to was we
-		were what when where which who whom why will with would you your`) {
-		stopwords[w] = true
-	}
-}
 
 // FTSQuery turns free text into a safe FTS5 query: every word becomes a
 // quoted term, terms are ORed so BM25 ranks partial matches, and FTS5
@@ -35,8 +25,17 @@ func quoteTerms(terms []string) string {
 	return strings.Join(quoted, " OR ")
 }
 
+// stopwords are the shared stopwords less those full-text queries still
+// search for. Dropping the excepted words too cost LoCoMo dev 0.011 of
+// hybrid R@5 (0.654 → 0.643) and 0.013 of BM25 R@5: words such as
+// "before", "after", "not" and "one" narrow a question.
+var stopwords = prose.Except(`about after again all also am any because been before being can could
+	doing done get got having here hers him just like more most no not now off one only other out over
+	really s should some still such t than those through too up us very well while yeah yes`)
+
 // QueryTerms splits text into lower-case words of letters and digits,
-// without stopwords (unless nothing else remains) and without repeats.
+// without stopwords (unless nothing else remains: they match nearly every
+// row, cost time, and add nothing to BM25's ranking) and without repeats.
 func QueryTerms(text string) []string {
 	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)

@@ -6,7 +6,7 @@ import (
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/chunk"
-	"github.com/recall-mem/recall/embed"
+	"github.com/recall-mem/recall/hashing"
 	"github.com/recall-mem/recall/sqlite"
 )
 
@@ -20,7 +20,7 @@ func BenchmarkMemoryService_Import(b *testing.B) {
 // embedder embedding every memory after its batch commits.
 func BenchmarkMemoryService_ImportEmbedded(b *testing.B) {
 	db := MustOpenDB(b)
-	vs := sqlite.NewVectorService(db, embed.NewHashing(384), chunk.Splitter{})
+	vs := sqlite.NewVectorService(db, hashing.NewHashing(384), chunk.Splitter{})
 	vs.Inline = true
 	benchImport(b, db)
 }

@@ -3,15 +3,17 @@ package sqlite
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/prose"
 )
 
 // Row sizes for `recall tiers` are the bytes of the stored columns (text
 // and JSON as UTF-8, 8 per number): what the rows hold, without page and
-// index overhead. Tokens are estimated as characters / 4 of the text an
-// agent would read.
+// index overhead. Tokens are prose.Tokens of all the text an agent would
+// read, taken together.
 const (
 	memoryRowBytes = `length(CAST(m.id AS BLOB)) + length(CAST(IFNULL(m.key, '') AS BLOB)) + length(CAST(m.collection AS BLOB))
 		+ length(CAST(m.type AS BLOB)) + length(CAST(m.title AS BLOB)) + length(CAST(m.content AS BLOB)) + length(CAST(m.tags AS BLOB))
@@ -29,6 +31,13 @@ const (
 		+ length(CAST(r.created_at AS BLOB)) + length(CAST(r.updated_at AS BLOB)) + 8 * 4`
 )
 
+// tokensOf sums the characters of a text column and estimates their tokens
+// as prose.Tokens would, in SQL so that no text leaves the database.
+func tokensOf(chars string) string {
+	n := strconv.Itoa(prose.CharsPerToken)
+	return "(IFNULL(SUM(" + chars + "), 0) + " + n + " - 1) / " + n
+}
+
 // TierStats counts raw memories, raw observations and rollups per bucket
 // type, by status, with their time ranges, token estimates and row bytes.
 func (s *RollupService) TierStats(ctx context.Context) ([]recall.TierStat, error) {
@@ -37,13 +46,13 @@ func (s *RollupService) TierStats(ctx context.Context) ([]recall.TierStat, error
 		tier, query string
 	}{
 		{"raw", `SELECT 'memories', m.status, COUNT(*), MIN(m.occurred_at), MAX(m.occurred_at),
-			IFNULL(SUM(length(m.title) + length(m.content)), 0) / 4, IFNULL(SUM(` + memoryRowBytes + `), 0), COUNT(*)
+			` + tokensOf(`length(m.title) + length(m.content)`) + `, IFNULL(SUM(` + memoryRowBytes + `), 0), COUNT(*)
 			FROM memories m GROUP BY m.status ORDER BY m.status`},
 		{"raw", `SELECT 'observations', o.status, COUNT(*), MIN(o.at), MAX(o.at),
-			IFNULL(SUM(length(o.content)), 0) / 4, IFNULL(SUM(` + observationRowBytes + `), 0), COUNT(*)
+			` + tokensOf(`length(o.content)`) + `, IFNULL(SUM(` + observationRowBytes + `), 0), COUNT(*)
 			FROM observations o GROUP BY o.status ORDER BY o.status`},
 		{"rollup", `SELECT r.bucket_type, r.status, COUNT(*), MIN(r.bucket_start), MAX(r.bucket_end),
-			IFNULL(SUM(length(r.summary)), 0) / 4, IFNULL(SUM(` + rollupRowBytes + `), 0), IFNULL(SUM(r.entries), 0)
+			` + tokensOf(`length(r.summary)`) + `, IFNULL(SUM(` + rollupRowBytes + `), 0), IFNULL(SUM(r.entries), 0)
 			FROM memory_rollups r GROUP BY r.bucket_type, r.status
 			ORDER BY CASE r.bucket_type WHEN '4h' THEN 0 WHEN 'daily' THEN 1 WHEN 'weekly' THEN 2 ELSE 3 END, r.status`},
 	}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/recall-mem/recall"
-	"github.com/recall-mem/recall/chat"
+	"github.com/recall-mem/recall/openai"
 	"github.com/recall-mem/recall/rollup"
 	"github.com/recall-mem/recall/sqlite"
 	"github.com/recall-mem/recall/timeq"
@@ -54,7 +54,7 @@ func (a *app) summarizer() (recall.RollupSummarizer, error) {
 	if c.ChatEndpoint == "" || c.ChatModel == "" {
 		return nil, recall.Errorf(recall.EINVALID, "[rollup] summarizer = \"chat\" needs chat_endpoint and chat_model in config.toml.")
 	}
-	cl := &chat.Client{Endpoint: c.ChatEndpoint, Model: c.ChatModel}
+	cl := &openai.Summarizer{Endpoint: c.ChatEndpoint, Model: c.ChatModel}
 	if c.ChatAPIKeyEnv != "" {
 		cl.APIKey = os.Getenv(c.ChatAPIKeyEnv)
 	}

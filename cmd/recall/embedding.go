@@ -10,7 +10,7 @@ import (
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/chunk"
-	"github.com/recall-mem/recall/embed"
+	"github.com/recall-mem/recall/hashing"
 	"github.com/recall-mem/recall/model2vec"
 	"github.com/recall-mem/recall/openai"
 	"github.com/recall-mem/recall/sentence"
@@ -28,9 +28,9 @@ func newEmbedder(cfg RetrievalConfig) (e recall.Embedder, inline bool, err error
 	case "", "builtin":
 		return builtinEncoder(), false, nil
 	case "hashing":
-		return embed.NewHashing(cfg.Dimensions), true, nil
+		return hashing.NewHashing(cfg.Dimensions), true, nil
 	case "none":
-		return embed.None{}, true, nil
+		return hashing.None{}, true, nil
 	case "openai":
 		if cfg.Endpoint == "" || cfg.Model == "" {
 			return nil, false, recall.Errorf(recall.EINVALID, "The openai embedder needs [retrieval] endpoint (e.g. \"http://127.0.0.1:11434/v1\") and model (e.g. \"nomic-embed-text\") in config.toml.")

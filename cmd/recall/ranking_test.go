@@ -11,7 +11,7 @@ import (
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/chunk"
-	"github.com/recall-mem/recall/embed"
+	"github.com/recall-mem/recall/hashing"
 	"github.com/recall-mem/recall/sqlite"
 )
 
@@ -42,7 +42,7 @@ func openSearchStore(t *testing.T, now time.Time) (*sqlite.MemoryService, *sqlit
 		}
 		db.Close()
 	})
-	vec := sqlite.NewVectorService(db, embed.NewHashing(0), chunk.Splitter{})
+	vec := sqlite.NewVectorService(db, hashing.NewHashing(0), chunk.Splitter{})
 	vec.Inline = true
 	return sqlite.NewMemoryService(db), vec
 }

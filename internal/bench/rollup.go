@@ -25,7 +25,7 @@ entries only. Then it measures, for every tracked key:
   inject  the context that carries every key with no query: every raw
           entry about it without rollups, the rollups section with them;
 
-reporting tokens (estimate: bytes / 4), stale values shown as current, and
+reporting tokens (estimate: characters / 4), stale values shown as current, and
 whether the current value is there; and the raw row count and live bytes
 of both stores over time.`
 
@@ -71,7 +71,7 @@ type benchBackfill struct {
 
 // benchContext is what a context carries for the tracked keys.
 type benchContext struct {
-	Tokens  int `json:"tokens"`  // estimate: bytes / 4
+	Tokens  int `json:"tokens"`  // estimate: characters / 4
 	Stale   int `json:"stale"`   // items that show a value other than the current one as current
 	Current int `json:"current"` // keys whose current value is shown
 	Items   int `json:"items"`
@@ -129,7 +129,7 @@ func (ro *Rollup) Run(ctx context.Context) (*RollupReport, error) {
 	// keep_daily_days: 4h rollups live as long as raw entries.
 	day := 24 * time.Hour
 	keep := map[string]time.Duration{recall.Bucket4h: time.Duration(retention) * day, recall.BucketDaily: ro.KeepDaily}
-	res := &RollupReport{Days: days, RetentionDays: retention, Keys: len(stream.keys), Tokens: "estimate: bytes / 4"}
+	res := &RollupReport{Days: days, RetentionDays: retention, Keys: len(stream.keys), Tokens: "estimate: characters / 4"}
 	for d := 0; d < days; d++ {
 		ms, obs := stream.day(d)
 		res.Memories += len(ms)
@@ -242,5 +242,5 @@ func (r *RollupReport) WriteText(out io.Writer) {
 	b := r.Backfill
 	fmt.Fprintf(out, "\nBackfill of the raw-only store in one run: %d buckets, %d rollups, %d raw entries compacted in %.2fs (%.0f buckets/s).\n",
 		b.Buckets, b.Rollups, b.Compacted, b.Seconds, float64(b.Buckets)/max(b.Seconds, 1e-9))
-	fmt.Fprintf(out, "Tokens are estimated as bytes / 4. Took %.1fs.\n", r.Seconds)
+	fmt.Fprintf(out, "Tokens are estimated as characters / 4. Took %.1fs.\n", r.Seconds)
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/prose"
 	"github.com/recall-mem/recall/rollup"
 )
 
@@ -106,7 +107,7 @@ func (c *benchContext) add(key, truth string, items []benchItem) {
 			continue
 		}
 		c.Items++
-		c.Tokens += rollup.EstimateTokens(it.text)
+		c.Tokens += prose.Tokens(it.text)
 		if it.value == truth {
 			found = true
 		} else {

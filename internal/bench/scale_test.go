@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/recall-mem/recall/chunk"
-	"github.com/recall-mem/recall/embed"
+	"github.com/recall-mem/recall/hashing"
 	"github.com/recall-mem/recall/internal/bench"
 	"github.com/recall-mem/recall/sqlite"
 )
@@ -25,7 +25,7 @@ func TestScale_Run(t *testing.T) {
 		if err := db.Open(); err != nil {
 			return nil, err
 		}
-		e := embed.NewHashing(64)
+		e := hashing.NewHashing(64)
 		mem := sqlite.NewMemoryService(db)
 		vec := sqlite.NewVectorService(db, e, chunk.Splitter{})
 		vec.Inline = true
@@ -57,7 +57,7 @@ func TestScale_Run(t *testing.T) {
 	if rep.ContextMS != nil || rep.ColdStartMS != nil {
 		t.Errorf("context %v, cold start %v: want none without a builder or cold runs", rep.ContextMS, rep.ColdStartMS)
 	}
-	if rep.Config["embedder"] != embed.NewHashing(64).Model() || rep.Config["dim"] != 64 {
+	if rep.Config["embedder"] != hashing.NewHashing(64).Model() || rep.Config["dim"] != 64 {
 		t.Errorf("config %v does not name the store's embedder", rep.Config)
 	}
 	if rep.BytesPerMemory <= 0 {

@@ -1,16 +1,10 @@
-// Package chat rewords rollup summaries with an OpenAI-compatible chat
-// completions endpoint (OpenAI, Ollama, llama.cpp, vLLM all serve
-// POST /v1/chat/completions). It is optional and off by default; callers
-// keep the deterministic summary whenever it fails.
-package chat
+package openai
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -21,44 +15,43 @@ import (
 // maxSummaryRunes caps a reworded summary: a rollup is one line of context.
 const maxSummaryRunes = 400
 
-// Client calls a chat completions endpoint.
-type Client struct {
+// Summarizer rewords rollup summaries with a chat completions endpoint
+// (POST {endpoint}/chat/completions). It is optional and off by default;
+// callers keep the deterministic summary whenever it fails.
+type Summarizer struct {
 	Endpoint string // base URL, e.g. http://127.0.0.1:11434/v1
 	Model    string
 	APIKey   string        // sent as a bearer token when set
 	Timeout  time.Duration // per request; 0 means 20 seconds
-	HTTP     *http.Client  // nil means a client with Timeout
+	Client   *http.Client  // nil means http.DefaultClient
 }
 
-var _ recall.RollupSummarizer = (*Client)(nil)
+var _ recall.RollupSummarizer = (*Summarizer)(nil)
 
 type message struct {
 	Role    string `json:"role"`
 	Content string `json:"content"`
 }
 
-type request struct {
+type chatRequest struct {
 	Model       string    `json:"model"`
 	Messages    []message `json:"messages"`
 	Temperature float64   `json:"temperature"`
 	MaxTokens   int       `json:"max_tokens"`
 }
 
-type response struct {
+type chatResponse struct {
 	Choices []struct {
 		Message message `json:"message"`
 	} `json:"choices"`
-	Error *struct {
-		Message string `json:"message"`
-	} `json:"error"`
 }
 
 const systemPrompt = `You rewrite memory rollups for an AI agent. Given what a user's entries said during a time bucket, write ONE plain sentence (at most 60 words) stating the current value first, then what changed, keeping every fact and number. No preamble, no markdown.`
 
 // SummarizeRollup asks the model for a one-sentence summary of r. Returns
 // EUNAVAILABLE when the endpoint fails, times out or answers nothing usable.
-func (c *Client) SummarizeRollup(ctx context.Context, r *recall.Rollup) (string, error) {
-	body, err := json.Marshal(request{
+func (c *Summarizer) SummarizeRollup(ctx context.Context, r *recall.Rollup) (string, error) {
+	body, err := json.Marshal(chatRequest{
 		Model: c.Model, Temperature: 0, MaxTokens: 200,
 		Messages: []message{{Role: "system", Content: systemPrompt}, {Role: "user", Content: Prompt(r)}},
 	})
@@ -71,37 +64,20 @@ func (c *Client) SummarizeRollup(ctx context.Context, r *recall.Rollup) (string,
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(c.Endpoint, "/")+"/chat/completions", bytes.NewReader(body))
-	if err != nil {
-		return "", recall.Errorf(recall.EINVALID, "Invalid [rollup] chat_endpoint %q: %v.", c.Endpoint, err)
+	resp, buf, err := post(ctx, c.Client, c.Endpoint, "/chat/completions", c.APIKey, body, 1<<20)
+	var bad *endpointError
+	if errors.As(err, &bad) {
+		return "", recall.Errorf(recall.EINVALID, "Invalid [rollup] chat_endpoint %q: %v.", c.Endpoint, bad.err)
 	}
-	req.Header.Set("Content-Type", "application/json")
-	if c.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+c.APIKey)
-	}
-	hc := c.HTTP
-	if hc == nil {
-		hc = &http.Client{Timeout: timeout}
-	}
-	resp, err := hc.Do(req)
 	if err != nil {
 		return "", unavailable(fmt.Errorf("chat: %w", err))
 	}
-	defer resp.Body.Close()
-	buf, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if err != nil {
-		return "", unavailable(fmt.Errorf("chat: read: %w", err))
-	}
-	var out response
-	if err := json.Unmarshal(buf, &out); err != nil && resp.StatusCode == http.StatusOK {
-		return "", unavailable(fmt.Errorf("chat: decode: %w", err))
-	}
 	if resp.StatusCode != http.StatusOK {
-		msg := resp.Status
-		if out.Error != nil && out.Error.Message != "" {
-			msg += ": " + out.Error.Message
-		}
-		return "", unavailable(errors.New("chat: " + msg))
+		return "", unavailable(fmt.Errorf("chat: %w", statusError(resp, buf)))
+	}
+	var out chatResponse
+	if err := json.Unmarshal(buf, &out); err != nil {
+		return "", unavailable(fmt.Errorf("chat: decode: %w", err))
 	}
 	if len(out.Choices) == 0 {
 		return "", unavailable(errors.New("chat: no choices in the answer"))

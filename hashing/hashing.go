@@ -1,6 +1,6 @@
-// Package embed holds the embedders that need nothing outside the binary:
+// Package hashing holds the embedders that need nothing outside the binary:
 // the built-in feature-hashing embedder and None.
-package embed
+package hashing
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/prose"
 )
 
 // DefaultDim is the built-in embedder's dimension: large enough that hash
@@ -213,18 +214,15 @@ func appendTrigrams(dst []uint64, word []rune) []uint64 {
 	return dst
 }
 
-// stopwords are frequent English function words, keyed by hash so that
-// lookups allocate nothing.
+// stopwords are the shared stopwords that builtin-hash-v1 drops, keyed by
+// hash so that lookups allocate nothing. The words excepted are hashed as
+// features: the model's vectors were made with them, so dropping them waits
+// for a new HashingModel version (and a `recall reindex`).
 var stopwords = func() map[uint64]struct{} {
 	m := map[uint64]struct{}{}
-	for _, w := range []string{
-		"a", "an", "the", "and", "or", "but", "if", "of", "to", "in", "on", "at", "by", "for", "with",
-		"from", "as", "is", "are", "was", "were", "be", "been", "being", "am", "do", "does", "did",
-		"have", "has", "had", "it", "its", "this", "that", "these", "those", "i", "you", "he", "she",
-		"we", "they", "me", "him", "her", "us", "them", "my", "your", "his", "our", "their", "what",
-		"which", "who", "whom", "when", "where", "why", "how", "so", "than", "too", "very", "can",
-		"will", "would", "should", "could", "not", "no", "s", "t", "just", "about", "into", "there",
-	} {
+	for w := range prose.Except(`after again all also any because before doing done get got having
+		here hers like more most now off one only other out over really some still such then through up
+		well while yeah yes`) {
 		m[hashRunes([]rune(w))] = struct{}{}
 	}
 	return m

@@ -1,4 +1,4 @@
-package embed_test
+package hashing_test
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/recall-mem/recall"
-	"github.com/recall-mem/recall/embed"
+	"github.com/recall-mem/recall/hashing"
 )
 
 func dot(a, b []float32) float64 {
@@ -27,15 +27,15 @@ func embedOne(t testing.TB, e recall.Embedder, text string) []float32 {
 }
 
 func TestHashing_Embed(t *testing.T) {
-	e := embed.NewHashing(0)
+	e := hashing.NewHashing(0)
 	t.Run("ModelAndDim", func(t *testing.T) {
-		if got, want := e.Dim(), embed.DefaultDim; got != want {
+		if got, want := e.Dim(), hashing.DefaultDim; got != want {
 			t.Fatalf("Dim() = %d, want %d", got, want)
 		}
-		if got, want := e.Model(), embed.HashingModel; got != want {
+		if got, want := e.Model(), hashing.HashingModel; got != want {
 			t.Fatalf("Model() = %q, want %q", got, want)
 		}
-		if got := embed.NewHashing(128).Model(); got == e.Model() {
+		if got := hashing.NewHashing(128).Model(); got == e.Model() {
 			t.Fatalf("a different dimension must have a different model name, got %q", got)
 		}
 	})
@@ -62,7 +62,7 @@ func TestHashing_Embed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		again := embedOne(t, embed.NewHashing(0), "Kafka consumer lag alert")
+		again := embedOne(t, hashing.NewHashing(0), "Kafka consumer lag alert")
 		for i := range again {
 			if vs[0][i] != again[i] || vs[2][i] != again[i] {
 				t.Fatalf("component %d differs between calls", i)
@@ -86,7 +86,7 @@ func TestHashing_Embed(t *testing.T) {
 }
 
 func TestNone_Embed(t *testing.T) {
-	_, err := embed.None{}.Embed(context.Background(), []string{"x"})
+	_, err := hashing.None{}.Embed(context.Background(), []string{"x"})
 	if got, want := recall.ErrorCode(err), recall.EUNAVAILABLE; got != want {
 		t.Fatalf("code = %q, want %q", got, want)
 	}
@@ -96,10 +96,10 @@ func FuzzFeatures(f *testing.F) {
 	for _, s := range []string{"", "hello world", "user's café — naïve", "日本語", "\xff\xfe broken utf8", "a-b_c.d"} {
 		f.Add(s)
 	}
-	e := embed.NewHashing(64)
+	e := hashing.NewHashing(64)
 	f.Fuzz(func(t *testing.T, text string) {
-		keys := embed.Features(text, nil)
-		again := embed.Features(text, nil)
+		keys := hashing.Features(text, nil)
+		again := hashing.Features(text, nil)
 		if len(keys) != len(again) {
 			t.Fatalf("features not deterministic: %d vs %d", len(keys), len(again))
 		}
@@ -115,7 +115,7 @@ func FuzzFeatures(f *testing.F) {
 }
 
 func BenchmarkHashing_Embed(b *testing.B) {
-	e := embed.NewHashing(0)
+	e := hashing.NewHashing(0)
 	texts := make([]string, 100)
 	for i := range texts {
 		texts[i] = "The deployment pipeline for the payments service runs nightly and alerts the on-call engineer when consumer lag exceeds five minutes."
