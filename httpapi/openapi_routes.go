@@ -15,7 +15,7 @@ type routeDoc struct {
 	pattern     string // as registered on the mux: "METHOD /path/{param}"
 	id, summary string
 	params      []paramDoc
-	body        reflect.Type      // request body, nil for none
+	body        reflect.Type     // request body, nil for none
 	responses   map[int]respBody // success statuses; every route also answers errors
 }
 
@@ -130,7 +130,7 @@ var apiRoutes = []routeDoc{
 		params: pageParams[:1], responses: map[int]respBody{http.StatusOK: typeOf[sessionList]()}},
 	{pattern: "POST /v1/sessions/{id}/end", id: "endSession", summary: "End a session with its summary.",
 		params: []paramDoc{{name: "id", in: "path", required: true, schema: strParam, about: "The session id."}},
-		body: typeOf[recall.SessionEnd](), responses: map[int]respBody{http.StatusOK: typeOf[recall.Session]()}},
+		body:   typeOf[recall.SessionEnd](), responses: map[int]respBody{http.StatusOK: typeOf[recall.Session]()}},
 	{pattern: "GET /v1/maintain/plan", id: "maintainPlan", summary: "Plan maintenance of the working set, changing nothing.",
 		responses: map[int]respBody{http.StatusOK: typeOf[recall.MaintainPlan]()}},
 	{pattern: "GET /v1/healthz", id: "healthz", summary: "Say the server is up and which services it lacks.",
