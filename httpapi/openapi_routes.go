@@ -57,7 +57,7 @@ var filterParams = []paramDoc{
 	query(qKey, "Only the memory with this key.", strParam),
 	query(qType, "Only this type (e.g. decision, fact).", strParam),
 	query(qTier, "Only this tier (core, working, archive).", strParam),
-	query(qStatus, "Only this status (active, superseded, archived).", strParam),
+	query(qStatus, "Only this status (active, superseded, archived); default active, * for any.", strParam),
 	query(qProject, "Only this project.", strParam),
 	query(qPinned, "Only pinned (true) or unpinned (false) memories.", boolParam),
 	query(qSince, "Only memories that occurred at or after this time (RFC 3339).", timeParam),
@@ -75,7 +75,7 @@ var pageParams = []paramDoc{
 func searchParams() []paramDoc {
 	ps := []paramDoc{
 		{name: "q", in: "query", required: true, schema: strParam, about: "The words to search for."},
-		query("mode", "Retrieval mode: hybrid (default), bm25 or vector.", strParam),
+		query("mode", "Retrieval mode (default hybrid).", schemaObject{"type": "string", "enum": []string{recall.ModeHybrid, recall.ModeBM25, recall.ModeVector}}),
 		query("explain", "Include each hit's score breakdown.", boolParam),
 		query("now", "The time the ranking treats as now (RFC 3339).", timeParam),
 		query("as_of", "Search the memories as they stood at this time (RFC 3339).", timeParam),

@@ -166,55 +166,63 @@ type exchange struct {
 	noToken      bool
 }
 
+// liveAPI is a running server whose exchanges are checked against the
+// document.
+type liveAPI struct {
+	url, token string
+	v          validator.Validator
+}
+
+// do sends ex and validates both sides; it returns the decoded body.
+func (api liveAPI) do(t *testing.T, ex exchange) map[string]any {
+	t.Helper()
+	build := func() *http.Request {
+		var body io.Reader
+		if ex.body != "" {
+			body = strings.NewReader(ex.body)
+		}
+		req := httptest.NewRequest(ex.method, api.url+ex.path, body)
+		req.RequestURI = ""
+		if ex.body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		if !ex.noToken && api.token != "" {
+			req.Header.Set("Authorization", "Bearer "+api.token)
+		}
+		return req
+	}
+	resp, err := http.DefaultClient.Do(build())
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != ex.status {
+		t.Fatalf("%s %s: status %d, want %d: %s", ex.method, ex.path, resp.StatusCode, ex.status, raw)
+	}
+	if !ex.badRequest {
+		if ok, errs := api.v.ValidateHttpRequest(build()); !ok {
+			t.Errorf("%s %s: request does not match the document:%s", ex.method, ex.path, describe(errs))
+		}
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(raw))
+	if ok, errs := api.v.ValidateHttpResponse(build(), resp); !ok {
+		t.Errorf("%s %s -> %d %s: response does not match the document:%s", ex.method, ex.path, resp.StatusCode, raw, describe(errs))
+	}
+	var out map[string]any
+	_ = json.Unmarshal(raw, &out)
+	return out
+}
+
 func TestOpenAPI_RealExchangesValidate(t *testing.T) {
 	const token = "tok"
 	srv := &httpapi.Server{Services: fullServices(t), Loopback: true, Token: token}
 	ts, _ := newServer(t, srv)
-	v := openAPIValidator(t, httpapi.OpenAPI())
-
-	// do sends ex and validates both sides; it returns the decoded body.
-	do := func(t *testing.T, ex exchange) map[string]any {
-		t.Helper()
-		build := func() *http.Request {
-			var body io.Reader
-			if ex.body != "" {
-				body = strings.NewReader(ex.body)
-			}
-			req := httptest.NewRequest(ex.method, ts.URL+ex.path, body)
-			req.RequestURI = ""
-			if ex.body != "" {
-				req.Header.Set("Content-Type", "application/json")
-			}
-			if !ex.noToken {
-				req.Header.Set("Authorization", "Bearer "+token)
-			}
-			return req
-		}
-		resp, err := http.DefaultClient.Do(build())
-		if err != nil {
-			t.Fatal(err)
-		}
-		raw, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if resp.StatusCode != ex.status {
-			t.Fatalf("%s %s: status %d, want %d: %s", ex.method, ex.path, resp.StatusCode, ex.status, raw)
-		}
-		if !ex.badRequest {
-			if ok, errs := v.ValidateHttpRequest(build()); !ok {
-				t.Errorf("%s %s: request does not match the document:%s", ex.method, ex.path, describe(errs))
-			}
-		}
-		resp.Body = io.NopCloser(bytes.NewReader(raw))
-		if ok, errs := v.ValidateHttpResponse(build(), resp); !ok {
-			t.Errorf("%s %s -> %d %s: response does not match the document:%s", ex.method, ex.path, resp.StatusCode, raw, describe(errs))
-		}
-		var out map[string]any
-		_ = json.Unmarshal(raw, &out)
-		return out
-	}
+	api := liveAPI{url: ts.URL, token: token, v: openAPIValidator(t, httpapi.OpenAPI())}
+	do := api.do
 
 	put := do(t, exchange{pattern: "POST /v1/memories", method: "POST", path: "/v1/memories", status: 201,
 		body: `{"key":"deploy-day","title":"Deploys","content":"Deploys run on Fridays.","tags":["ops"],"anchors":[{"path":"deploy.sh","hash":"ab"}],"metadata":{"source":"test"}}`})
@@ -268,6 +276,26 @@ func TestOpenAPI_RealExchangesValidate(t *testing.T) {
 			ex.body = "{}"
 		}
 		exchanges = append(exchanges, ex)
+	}
+
+	// Errors that do not depend on the route: a body over the server's cap,
+	// and a service this server lacks.
+	small, _ := newServer(t, &httpapi.Server{Services: fullServices(t), Loopback: true, MaxBodyBytes: 64})
+	lacking, _ := newServer(t, &httpapi.Server{Services: recall.Services{Memories: sqlite.NewMemoryService(openDB(t))}, Loopback: true})
+	t.Run("TooLarge", func(t *testing.T) {
+		liveAPI{url: small.URL, v: api.v}.do(t, exchange{method: "POST", path: "/v1/memories", status: 413,
+			body: `{"content":"` + strings.Repeat("x", 100) + `"}`})
+	})
+	for _, ex := range []exchange{
+		{method: "GET", path: "/v1/search?q=x", status: 501},
+		{method: "POST", path: "/v1/context", status: 501, body: `{"budget":10}`},
+		{method: "POST", path: "/v1/observations", status: 501, body: `{"observations":[]}`},
+		{method: "GET", path: "/v1/sessions", status: 501},
+		{method: "GET", path: "/v1/maintain/plan", status: 501},
+	} {
+		t.Run("NotOffered"+strings.ReplaceAll(ex.path, "/", "_"), func(t *testing.T) {
+			liveAPI{url: lacking.URL, v: api.v}.do(t, ex)
+		})
 	}
 
 	ok, failed := map[string]bool{}, map[string]bool{}
