@@ -40,7 +40,7 @@ func (s *Server) openAPI(w http.ResponseWriter, r *http.Request) {
 // buildOpenAPI assembles the document: info, security, one operation per
 // route, and the schemas the operations reference.
 func buildOpenAPI() schemaObject {
-	set := newSchemaSet()
+	set := newSchemaSet(apiRoutes)
 	errRef := set.ref(typeOf[errorBody](), false)
 	paths := schemaObject{}
 	for _, rt := range apiRoutes {
@@ -53,7 +53,7 @@ func buildOpenAPI() schemaObject {
 		item[strings.ToLower(method)] = operation(set, rt)
 	}
 	// The error body's code is one of the domain codes this transport maps.
-	errSchema := set.components["ErrorBody"]["properties"].(schemaObject)["error"].(schemaObject)
+	errSchema := set.components["Error"]["properties"].(schemaObject)["error"].(schemaObject)
 	errSchema["properties"].(schemaObject)["code"] = schemaObject{"type": "string", "enum": slices.Sorted(maps.Keys(statusCodes))}
 	return schemaObject{
 		"openapi": "3.1.0",

@@ -20,10 +20,51 @@ type schemaObject = map[string]any
 type schemaSet struct {
 	components map[string]schemaObject
 	owners     map[string]reflect.Type // component name -> type, to catch two types under one name
+	// outputs are the struct types some response carries: a request
+	// schema of one of them needs a name of its own ("MemoryInput").
+	outputs map[reflect.Type]bool
 }
 
-func newSchemaSet() *schemaSet {
-	return &schemaSet{components: map[string]schemaObject{}, owners: map[string]reflect.Type{}}
+// newSchemaSet prepares the schemas of the types that routes send back.
+func newSchemaSet(routes []routeDoc) *schemaSet {
+	s := &schemaSet{components: map[string]schemaObject{}, owners: map[string]reflect.Type{}, outputs: map[reflect.Type]bool{}}
+	for _, rt := range routes {
+		for _, body := range rt.responses {
+			if body != nil {
+				walkStructs(body, s.outputs)
+			}
+		}
+	}
+	return s
+}
+
+// schemaNames names the handlers' own types as clients should see them.
+var schemaNames = map[reflect.Type]string{
+	typeOf[errorBody]():   "Error",
+	typeOf[contextBody](): "ContextRequest",
+	typeOf[importBody]():  "ImportRequest",
+	typeOf[restoreBody](): "RestoreRequest",
+	typeOf[filterBody]():  "MemoryFilter",
+}
+
+// walkStructs adds t and every named struct type reachable from it to seen.
+func walkStructs(t reflect.Type, seen map[reflect.Type]bool) {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+		walkStructs(t.Elem(), seen)
+	case reflect.Struct:
+		if t == timeType || seen[t] {
+			return
+		}
+		if t.Name() != "" {
+			seen[t] = true
+		}
+		for _, f := range reflect.VisibleFields(t) {
+			if f.IsExported() && !f.Anonymous {
+				walkStructs(f.Type, seen)
+			}
+		}
+	}
 }
 
 var (
@@ -67,7 +108,7 @@ func (s *schemaSet) ref(t reflect.Type, input bool) schemaObject {
 			return s.object(t, input)
 		}
 		name := componentName(t)
-		if input && hasRequired(t) {
+		if input && s.outputs[t] && requiresAny(t) {
 			name += "Input"
 		}
 		if owner, ok := s.owners[name]; ok && owner != t {
@@ -111,12 +152,16 @@ func (s *schemaSet) object(t reflect.Type, input bool) schemaObject {
 	return o
 }
 
-// hasRequired reports whether t's response schema would require a field,
-// that is whether its request schema differs and needs its own name.
-func hasRequired(t reflect.Type) bool {
-	for _, f := range reflect.VisibleFields(t) {
-		if _, optional, skip := jsonField(f); f.IsExported() && !f.Anonymous && !skip && !optional {
-			return true
+// requiresAny reports whether t's response schema, or that of a struct it
+// holds, requires a field, that is whether its request schema differs.
+func requiresAny(t reflect.Type) bool {
+	seen := map[reflect.Type]bool{}
+	walkStructs(t, seen)
+	for st := range seen {
+		for _, f := range reflect.VisibleFields(st) {
+			if _, optional, skip := jsonField(f); f.IsExported() && !f.Anonymous && !skip && !optional {
+				return true
+			}
 		}
 	}
 	return false
@@ -168,6 +213,9 @@ func orNull(p schemaObject) schemaObject {
 // componentName is a type's name as a schema component: exported style,
 // whether or not the Go type is exported.
 func componentName(t reflect.Type) string {
+	if name, ok := schemaNames[t]; ok {
+		return name
+	}
 	r := []rune(t.Name())
 	r[0] = unicode.ToUpper(r[0])
 	return string(r)
