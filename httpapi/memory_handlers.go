@@ -6,7 +6,7 @@ import (
 	"github.com/recall-mem/recall"
 )
 
-func (s *Server) memoryRoutes(mux *http.ServeMux) {
+func (s *Server) memoryRoutes(mux router) {
 	if s.Services.Memories == nil {
 		h := s.notOffered("memories")
 		for _, p := range []string{"/v1/memories", "/v1/memories/", "/v1/import"} {

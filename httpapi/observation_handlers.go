@@ -8,7 +8,7 @@ import (
 	"github.com/recall-mem/recall"
 )
 
-func (s *Server) observationRoutes(mux *http.ServeMux) {
+func (s *Server) observationRoutes(mux router) {
 	if s.Services.Observations == nil {
 		mux.Handle("/v1/observations", s.notOffered("observations"))
 		return

@@ -8,7 +8,7 @@ import (
 	"github.com/recall-mem/recall"
 )
 
-func (s *Server) searchRoutes(mux *http.ServeMux) {
+func (s *Server) searchRoutes(mux router) {
 	if s.Services.Search == nil {
 		mux.Handle("/v1/search", s.notOffered("search"))
 	} else {

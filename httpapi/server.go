@@ -67,11 +67,7 @@ func (s *Server) maxBody() int64 {
 // Handler returns the routes behind the safety guards.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	s.memoryRoutes(mux)
-	s.searchRoutes(mux)
-	s.observationRoutes(mux)
-	s.sessionRoutes(mux)
-	mux.HandleFunc("GET /v1/healthz", s.healthz)
+	s.registerRoutes(mux)
 	if s.MCP != nil {
 		mux.Handle("/mcp", s.MCP)
 	}
@@ -79,6 +75,24 @@ func (s *Server) Handler() http.Handler {
 		writeError(w, r, s.log(), recall.Errorf(recall.ENOTFOUND, "No route %s %s: the API lives under /v1/ (see docs/servers.md).", r.Method, r.URL.Path))
 	})
 	return recoverPanics(s.log(), s.guard(mux))
+}
+
+// router is what the route tables register on: an *http.ServeMux, or in
+// tests a recorder that lists the patterns.
+type router interface {
+	Handle(pattern string, h http.Handler)
+	HandleFunc(pattern string, h func(http.ResponseWriter, *http.Request))
+}
+
+// registerRoutes registers every /v1/ route; apiRoutes in openapi_routes.go
+// documents them.
+func (s *Server) registerRoutes(mux router) {
+	s.memoryRoutes(mux)
+	s.searchRoutes(mux)
+	s.observationRoutes(mux)
+	s.sessionRoutes(mux)
+	mux.HandleFunc("GET /v1/healthz", s.healthz)
+	mux.HandleFunc("GET "+openAPIPath, s.openAPI)
 }
 
 // healthReport is the body of GET /v1/healthz.

@@ -6,7 +6,7 @@ import (
 	"github.com/recall-mem/recall"
 )
 
-func (s *Server) sessionRoutes(mux *http.ServeMux) {
+func (s *Server) sessionRoutes(mux router) {
 	if s.Services.Sessions == nil {
 		mux.Handle("/v1/sessions", s.notOffered("sessions"))
 		mux.Handle("/v1/sessions/", s.notOffered("sessions"))
