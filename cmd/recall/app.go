@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/recall-mem/recall"
-	"github.com/recall-mem/recall/sqlite"
 	"github.com/spf13/cobra"
 )
 
@@ -36,17 +35,21 @@ type app struct {
 
 	store  *storeLocation
 	cfg    *Config
-	db     *sqlite.DB
-	mem    *sqlite.MemoryService
-	obs    *sqlite.ObservationService
+	parts  Parts
+	st     recall.Store
+	mem    recall.MemoryStore
+	obs    recall.ObservationStore
 	search recall.Searcher
-	vec    *sqlite.VectorService // embeds after writes; see embedding.go
+	vec    recall.VectorStore // embeds after writes; see embedding.go
+	// redactor cleans what the store writes; hooks clean their output
+	// with it too.
+	redactor recall.Redactor
 
 	embedWarned bool // warnEmbedding has warned: once per process
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
-	return &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	return &app{stdin: stdin, stdout: stdout, stderr: stderr, parts: backend()}
 }
 
 // usageError marks errors that are the caller's syntax, exit code 2.
@@ -143,7 +146,7 @@ func wrapArgs(c *cobra.Command) {
 // open resolves the store, loads its config and opens the database. It is
 // called by every command that needs the store.
 func (a *app) open(ctx context.Context) error {
-	if a.db != nil {
+	if a.st != nil {
 		return nil
 	}
 	loc, err := resolveStore(a.storeFlag, a.globalFlag)
@@ -159,22 +162,20 @@ func (a *app) open(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	db := sqlite.NewDB(filepath.Join(loc.Dir, dbFile))
-	db.MaxContentBytes = cfg.Limits.MaxContentBytes
-	if db.Redactor, err = newRedactor(cfg.Redact); err != nil {
+	red, err := newRedactor(cfg.Redact)
+	if err != nil {
 		return err
 	}
-	if err := db.Open(); err != nil {
+	emb, err := a.embedding(loc, cfg)
+	if err != nil {
 		return err
 	}
-	a.store, a.cfg, a.db = loc, cfg, db
-	a.mem = sqlite.NewMemoryService(db)
-	a.obs = sqlite.NewObservationService(db)
-	if err := a.openVectors(); err != nil {
-		db.Close()
-		a.db = nil
+	st, err := a.parts.OpenStore(filepath.Join(loc.Dir, dbFile), recall.StoreOptions{MaxContentBytes: cfg.Limits.MaxContentBytes, Redactor: red, Embedding: emb})
+	if err != nil {
 		return err
 	}
+	a.store, a.cfg, a.st, a.redactor = loc, cfg, st, red
+	a.mem, a.obs, a.vec = st.Memories(), st.Observations(), st.Vectors()
 	a.search, _ = a.searcherFor(a.mem, a.vectors(), a.mem, cfg)
 	a.search = a.rollupSearcher(a.search) // rollups are part of default search
 	return nil
@@ -184,7 +185,7 @@ func (a *app) open(ctx context.Context) error {
 // exist yet: for init and the commands that add data.
 func (a *app) openForWrite(ctx context.Context) error {
 	a.creates = true
-	if a.db != nil {
+	if a.st != nil {
 		return nil
 	}
 	loc, err := resolveStore(a.storeFlag, a.globalFlag)
@@ -204,9 +205,9 @@ func (a *app) openForWrite(ctx context.Context) error {
 }
 
 func (a *app) close() {
-	if a.db != nil {
-		a.db.Close()
-		a.db = nil
+	if a.st != nil {
+		a.st.Close()
+		a.st = nil
 	}
 }
 

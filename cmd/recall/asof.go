@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/recall-mem/recall"
-	"github.com/recall-mem/recall/sqlite"
 )
 
 // asOfSearcher returns a searcher over the store's memory as it was at t:
@@ -30,13 +29,13 @@ func (a *app) asOfSearcher(hist recall.HistoryReader, cfg *Config) func(ctx cont
 			return nil, nil, err
 		}
 		release := func() { os.RemoveAll(dir) }
-		db := sqlite.NewDB(filepath.Join(dir, dbFile))
-		if err := db.Open(); err != nil {
+		st, err := a.parts.OpenStore(filepath.Join(dir, dbFile), recall.StoreOptions{})
+		if err != nil {
 			release()
 			return nil, nil, err
 		}
-		release = func() { db.Close(); os.RemoveAll(dir) }
-		mem := sqlite.NewMemoryService(db)
+		release = func() { st.Close(); os.RemoveAll(dir) }
+		mem := st.Memories()
 		if len(ms) > 0 {
 			if _, err := mem.ImportMemories(ctx, ms); err != nil {
 				release()

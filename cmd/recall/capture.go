@@ -9,7 +9,6 @@ import (
 	"github.com/recall-mem/recall/journal"
 	"github.com/recall-mem/recall/pack"
 	"github.com/recall-mem/recall/redact"
-	"github.com/recall-mem/recall/sqlite"
 )
 
 // newRedactor builds the redactor from [redact]; redaction is on unless
@@ -35,11 +34,11 @@ func (a *app) memoryDir() string {
 }
 
 // sessionStore is the storage half of sessions, configured from [session].
-func (a *app) sessionStore() *sqlite.SessionService {
-	s := sqlite.NewSessionService(a.db)
-	s.HotSessions = a.cfg.Session.HotSessions
-	s.StaleAfter = time.Duration(a.cfg.Session.StaleDays) * 24 * time.Hour
-	return s
+func (a *app) sessionStore() recall.SessionStore {
+	return a.st.Sessions(recall.SessionOptions{
+		HotSessions: a.cfg.Session.HotSessions,
+		StaleAfter:  time.Duration(a.cfg.Session.StaleDays) * 24 * time.Hour,
+	})
 }
 
 // sessions is the session lifecycle over the open store.
@@ -50,7 +49,7 @@ func (a *app) sessions() *journal.Service {
 		Dir:      a.memoryDir(),
 		Budget:   a.cfg.Hook.ContextTokens,
 		Sweeper:  a.heartbeatUpkeep(),
-		Checker:  a.db,
+		Checker:  a.st.Upkeep(),
 		Now:      a.now,
 	}
 	j.Context = a.sessionContextBuilder(j)

@@ -191,7 +191,7 @@ func (a *app) runScale(ctx context.Context, n, queries int, seed uint64, budget,
 
 	// An embedder off the write path (the built-in encoder) embeds the
 	// queue afterwards, as a server's loop would.
-	if b.vec != nil && !b.vec.Inline {
+	if b.vec != nil && !b.vec.EmbedsInline() {
 		start := time.Now()
 		if err := b.vec.DrainQueue(ctx, 0); err != nil {
 			return nil, dir, err

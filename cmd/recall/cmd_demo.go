@@ -67,7 +67,7 @@ func (a *app) runDemo(ctx context.Context) error {
 		say("   %s  %-28s collection=%s", res.Memory.ID, res.Memory.Key, res.Memory.Collection)
 	}
 
-	if a.vec != nil && !a.vec.Inline {
+	if a.vec != nil && !a.vec.EmbedsInline() {
 		// A server embeds queued memories in the background; the demo
 		// has no server, so it drains the queue itself.
 		if err := a.vec.DrainQueue(ctx, 0); err != nil {
@@ -155,7 +155,7 @@ func (a *app) runDemo(ctx context.Context) error {
 	say("   %d of %d tokens used (o200k tokenizer); %d items did not fit", p.Tokens, p.Budget, p.Dropped)
 
 	say("\n9. check the store: SQLite integrity_check and FTS5 integrity-check")
-	if err := a.db.Check(ctx); err != nil {
+	if err := a.st.Upkeep().Check(ctx); err != nil {
 		return err
 	}
 	say("   ok")

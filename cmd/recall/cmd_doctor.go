@@ -10,7 +10,6 @@ import (
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/hook"
-	"github.com/recall-mem/recall/sqlite"
 	"github.com/spf13/cobra"
 )
 
@@ -110,7 +109,7 @@ func (a *app) diagnose(ctx context.Context) []checkResult {
 		}
 		out = append(out, checkResult{Name: name, Status: st, Details: details})
 	}
-	if err := a.db.Check(ctx); err != nil {
+	if err := a.st.Upkeep().Check(ctx); err != nil {
 		add("integrity (integrity_check, FTS5 integrity-check)", true, append([]string{err.Error()}, integrityAdvice(a.store.Dir)...)...)
 	} else {
 		add("integrity (integrity_check, FTS5 integrity-check)", false)
@@ -141,7 +140,7 @@ func (a *app) diagnose(ctx context.Context) []checkResult {
 // damage (fail).
 func (a *app) orphanCheck(ctx context.Context) checkResult {
 	r := checkResult{Name: "orphans", Status: checkOK}
-	orphans, err := a.db.Orphans(ctx)
+	orphans, err := a.st.Upkeep().Orphans(ctx)
 	if err != nil {
 		return checkResult{Name: "orphans", Status: checkFail, Details: []string{err.Error()}}
 	}
@@ -155,7 +154,7 @@ func (a *app) orphanCheck(ctx context.Context) checkResult {
 		if n == 0 {
 			continue
 		}
-		if kind == sqlite.OrphanObservations {
+		if kind == recall.OrphanObservations {
 			r.Status = worst(r.Status, checkInfo)
 			r.Details = append(r.Details, fmt.Sprintf("%d %s: recorded with --session for a session never started; they are kept and searchable, and `recall session start --session ID` adds the session", n, kind))
 			continue

@@ -122,7 +122,7 @@ func (a *app) runClaudeHook(ctx context.Context) {
 // recordHook records what p says and returns what the hook prints (the
 // SessionStart context), if anything.
 func (a *app) recordHook(ctx context.Context, p *hook.Payload) ([]byte, error) {
-	opt := hook.Options{MaxOutputBytes: a.cfg.Hook.MaxOutputBytes, Now: a.now(), Redactor: a.db.Redactor}
+	opt := hook.Options{MaxOutputBytes: a.cfg.Hook.MaxOutputBytes, Now: a.now(), Redactor: a.redactor}
 	obs := hook.Observations(p, opt)
 	if p.Event == hook.EventStop {
 		turn, err := hook.LastTurn(p.TranscriptPath)

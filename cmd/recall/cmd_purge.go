@@ -9,12 +9,11 @@ import (
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/forget"
-	"github.com/recall-mem/recall/sqlite"
 	"github.com/spf13/cobra"
 )
 
 // forgetter is the store's purge, sweep and stats service.
-func (a *app) forgetter() *sqlite.ForgetService { return sqlite.NewForgetService(a.db) }
+func (a *app) forgetter() recall.ForgetStore { return a.st.Forgetting() }
 
 // clockAt is a command's reference time: --now when given, else the clock.
 func (a *app) clockAt(now string) (time.Time, error) {
@@ -255,7 +254,7 @@ func (a *app) scrubViews(ctx context.Context, c recall.PurgeCriteria, rep *recal
 	if _, err := os.Stat(a.memoryDir()); os.IsNotExist(err) {
 		return nil
 	}
-	drop, err := sqlite.PurgeMatcher(c)
+	drop, err := a.parts.PurgeMatcher(c)
 	if err != nil {
 		return err
 	}

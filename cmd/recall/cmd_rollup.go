@@ -10,7 +10,6 @@ import (
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/chat"
 	"github.com/recall-mem/recall/rollup"
-	"github.com/recall-mem/recall/sqlite"
 	"github.com/recall-mem/recall/timeq"
 	"github.com/spf13/cobra"
 )
@@ -20,24 +19,24 @@ const maxReword = 100
 
 // rollups returns the rollup service with the policy of [rollup] timezone.
 // Call after open.
-func (a *app) rollups() (*sqlite.RollupService, error) {
+func (a *app) rollups() (recall.RollupStore, error) {
 	p, err := rollup.NewPolicy(a.cfg.Rollup.Timezone)
 	if err != nil {
 		return nil, err
 	}
-	return sqlite.NewRollupService(a.db, p), nil
+	return a.st.Rollups(p), nil
 }
 
 // rollupSearcher wraps base so that search covers rollups too (seed 004's
 // query strategy). Reading rollups needs no policy.
 func (a *app) rollupSearcher(base recall.Searcher) recall.Searcher {
-	return &rollup.Searcher{Base: base, Rollups: sqlite.NewRollupService(a.db, nil), Now: a.now, Time: timeq.Parser{}, Observations: a.obs}
+	return &rollup.Searcher{Base: base, Rollups: a.st.Rollups(nil), Now: a.now, Time: timeq.Parser{}, Observations: a.obs}
 }
 
 // rollupSection is the context-pack section that offers rollups in place
 // of raw entries; the context builder adds it to its sections.
 func (a *app) rollupSection() *rollup.Section {
-	return &rollup.Section{Rollups: sqlite.NewRollupService(a.db, nil)}
+	return &rollup.Section{Rollups: a.st.Rollups(nil)}
 }
 
 // summarizer returns the configured chat summariser, or nil when summaries
@@ -81,7 +80,7 @@ func (a *app) runRollups(ctx context.Context, run recall.RollupRun) (*recall.Rol
 	if err != nil {
 		return nil, err
 	}
-	started := a.db.Now().UTC()
+	started := a.st.Upkeep().Clock()
 	run.Keep = a.rollupKeep()
 	rep, err := svc.RunRollups(ctx, run)
 	if err != nil || sum == nil || run.DryRun {

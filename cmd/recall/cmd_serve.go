@@ -145,7 +145,7 @@ func (a *app) startBackground(ctx context.Context) (stop func()) {
 	go func() {
 		defer close(done)
 		if a.vec != nil {
-			a.vec.Run(ctx)
+			a.vec.RunQueue(ctx)
 		}
 	}()
 	return func() {

@@ -15,7 +15,7 @@ func (a *app) embeddingCheck(ctx context.Context) checkResult {
 	if a.vec == nil {
 		return r
 	}
-	st, err := a.vec.Stats(ctx)
+	st, err := a.vec.VectorStats(ctx)
 	if err != nil {
 		return checkResult{Name: r.Name, Status: checkFail, Details: []string{err.Error()}}
 	}

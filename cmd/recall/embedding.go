@@ -14,7 +14,6 @@ import (
 	"github.com/recall-mem/recall/model2vec"
 	"github.com/recall-mem/recall/openai"
 	"github.com/recall-mem/recall/sentence"
-	"github.com/recall-mem/recall/sqlite"
 )
 
 // newEmbedder builds the embedder [retrieval] names. It reports whether
@@ -58,33 +57,27 @@ func newEmbedder(cfg RetrievalConfig) (e recall.Embedder, inline bool, err error
 // fresh one to see whether a command loaded the model.
 var builtinEncoder = sentence.Default
 
-// openVectors attaches the vector service to the open store, so that every
-// write is embedded (inline for a fast local embedder, through the queue
-// otherwise).
-func (a *app) openVectors() error {
-	r := a.cfg.Retrieval
+// embedding says how the store embeds every write: inline for a fast
+// local embedder, through the queue otherwise.
+func (a *app) embedding(loc *storeLocation, cfg *Config) (*recall.EmbeddingOptions, error) {
+	r := cfg.Retrieval
 	if r.ModelPath != "" && !filepath.IsAbs(r.ModelPath) {
-		r.ModelPath = filepath.Join(a.store.Dir, r.ModelPath) // relative to the store
+		r.ModelPath = filepath.Join(loc.Dir, r.ModelPath) // relative to the store
 	}
-	e, inline, err := newEmbedder(r)
+	e, inline, err := a.parts.NewEmbedder(r)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	vs := sqlite.NewVectorService(a.db, e, chunk.Splitter{})
-	vs.Inline = inline
+	o := &recall.EmbeddingOptions{Embedder: e, Chunker: chunk.Splitter{}, Inline: inline, BatchSize: cfg.Retrieval.BatchSize}
 	if !inline {
-		// Only a server runs the loop (go a.vec.Run(ctx)); the CLI drains
-		// on search and in `recall reindex`.
-		vs.Interval = queueInterval(r)
+		// Only a server runs the loop (go a.vec.RunQueue(ctx)); the CLI
+		// drains on search and in `recall reindex`.
+		o.Interval = queueInterval(r)
 	}
-	if a.cfg.Retrieval.BatchSize > 0 {
-		vs.BatchSize = a.cfg.Retrieval.BatchSize
-	}
-	vs.OnError = func(err error) {
+	o.OnError = func(err error) {
 		a.warnEmbedding("recall: embedding deferred (memories stay queued; `recall reindex` catches up): %s\n", recall.ErrorMessage(err))
 	}
-	a.vec = vs
-	return nil
+	return o, nil
 }
 
 // warnEmbedding prints one warning about embedding per process: a
@@ -114,7 +107,7 @@ func (a *app) checkEmbedding(ctx context.Context) {
 		return
 	}
 	_ = a.vec.DrainQueue(ctx, writeEmbedBudget) // a failure is recorded in the store
-	st, err := a.vec.Stats(ctx)
+	st, err := a.vec.VectorStats(ctx)
 	if err != nil {
 		return
 	}

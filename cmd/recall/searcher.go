@@ -5,7 +5,6 @@ import (
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/rank"
-	"github.com/recall-mem/recall/sqlite"
 	"github.com/recall-mem/recall/timeq"
 )
 
@@ -14,7 +13,7 @@ import (
 // for benchmark reports.
 //
 // hist, when set, lets the searcher answer --as-of queries.
-func (a *app) searcherFor(mem *sqlite.MemoryService, vec recall.VectorSearcher, hist recall.HistoryReader, cfg *Config) (recall.Searcher, map[string]any) {
+func (a *app) searcherFor(mem recall.MemoryStore, vec recall.VectorSearcher, hist recall.HistoryReader, cfg *Config) (recall.Searcher, map[string]any) {
 	s := &rank.Searcher{Text: mem, Memories: mem, Neighbors: mem, Time: timeq.Parser{}, Now: func() time.Time { return time.Now().UTC() }, Options: rank.DefaultOptions()}
 	if vec != nil {
 		s.Vectors = vec
@@ -22,8 +21,8 @@ func (a *app) searcherFor(mem *sqlite.MemoryService, vec recall.VectorSearcher, 
 	if hist != nil {
 		s.AsOf = a.asOfSearcher(hist, cfg)
 	}
-	if vs, ok := vec.(*sqlite.VectorService); ok && vs.Embedder != nil {
-		s.Options.VectorFloor = rank.VectorFloor(vs.Embedder.Model())
+	if vs, ok := vec.(interface{ EmbedderModel() string }); ok && vs.EmbedderModel() != "" {
+		s.Options.VectorFloor = rank.VectorFloor(vs.EmbedderModel())
 	}
 	cfg.Ranking.apply(&s.Options)
 	o := s.Options

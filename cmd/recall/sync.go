@@ -8,14 +8,13 @@ import (
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/markdown"
-	"github.com/recall-mem/recall/sqlite"
 )
 
 // metaImportedKey marks in the store that metadata.json was imported once.
 const metaImportedKey = "tiers.metadata_imported"
 
 // tierStore is the store's bookkeeping for the managed files.
-func (a *app) tierStore() *sqlite.TierService { return sqlite.NewTierService(a.db) }
+func (a *app) tierStore() recall.TierStore { return a.st.Tiers() }
 
 // syncReport is what `recall sync` prints as JSON.
 type syncReport struct {
