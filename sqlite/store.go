@@ -100,7 +100,6 @@ func (s *VectorService) EmbedderModel() string {
 // shorter ones do when seen next to the other parts of a store.
 type vectorStore struct{ *VectorService }
 
-
 func (v vectorStore) VectorStats(ctx context.Context) (*recall.VectorStats, error) {
 	return v.Stats(ctx)
 }

@@ -158,7 +158,7 @@ func (a *app) open(ctx context.Context) error {
 			return err
 		}
 	}
-	cfg, err := loadConfig(filepath.Join(loc.Dir, configFile))
+	cfg, err := LoadConfig(filepath.Join(loc.Dir, configFile))
 	if err != nil {
 		return err
 	}

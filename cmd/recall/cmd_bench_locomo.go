@@ -113,7 +113,7 @@ func (a *app) benchConfig(file string) (*Config, string, error) {
 		if _, err := os.Stat(file); err != nil {
 			return nil, "", recall.Errorf(recall.EINVALID, "Cannot read --config %s: %v. Give the path of a config.toml.", file, err)
 		}
-		cfg, err := loadConfig(file)
+		cfg, err := LoadConfig(file)
 		return cfg, file, err
 	}
 	if a.cfg != nil {
@@ -127,7 +127,7 @@ func (a *app) benchConfig(file string) (*Config, string, error) {
 	if _, err := os.Stat(path); err != nil {
 		return defaultConfig(), "", nil
 	}
-	cfg, err := loadConfig(path)
+	cfg, err := LoadConfig(path)
 	return cfg, path, err
 }
 

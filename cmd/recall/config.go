@@ -115,8 +115,8 @@ func defaultConfig() *Config {
 	}
 }
 
-// loadConfig reads path over the defaults; a missing file is no error.
-func loadConfig(path string) (*Config, error) {
+// LoadConfig reads path over the defaults; a missing file is no error.
+func LoadConfig(path string) (*Config, error) {
 	cfg := defaultConfig()
 	buf, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {

@@ -90,7 +90,7 @@ func newRankingStore(t *testing.T) *rankingStore {
 	put("distinct", &recall.Memory{Content: "Load test results go to the staging dashboard.", Collection: "ops"})
 	put("old-rule", &recall.Memory{Content: "Tabs are four spaces wide in the editor.", Status: recall.StatusSuperseded})
 	put("new-rule", &recall.Memory{Content: "Tabs are two spaces wide in the editor."})
-	a := &app{}
+	a := newApp(nil, nil, nil)
 	rs.search, _ = a.searcherFor(mem, vec, mem, defaultConfig())
 	return rs
 }
