@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
 	"github.com/spf13/cobra"
 )
 
@@ -35,7 +35,7 @@ type app struct {
 
 	store  *storeLocation
 	cfg    *Config
-	parts  Parts
+	eng    *engine.Engine
 	st     recall.Store
 	mem    recall.MemoryStore
 	obs    recall.ObservationStore
@@ -49,7 +49,7 @@ type app struct {
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
-	return &app{stdin: stdin, stdout: stdout, stderr: stderr, parts: backend()}
+	return &app{stdin: stdin, stdout: stdout, stderr: stderr, eng: engine.New(backend())}
 }
 
 // usageError marks errors that are the caller's syntax, exit code 2.
@@ -153,30 +153,14 @@ func (a *app) open(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if !a.creates {
-		if err := storeExists(loc); err != nil {
-			return err
-		}
-	}
-	cfg, err := LoadConfig(filepath.Join(loc.Dir, configFile))
-	if err != nil {
+	a.eng.Warn = a.warnEmbedding
+	if err := a.eng.Open(ctx, loc, engine.OpenOptions{Create: a.creates}); err != nil {
 		return err
 	}
-	red, err := newRedactor(cfg.Redact)
-	if err != nil {
-		return err
-	}
-	emb, err := a.embedding(loc, cfg)
-	if err != nil {
-		return err
-	}
-	st, err := a.parts.OpenStore(filepath.Join(loc.Dir, dbFile), recall.StoreOptions{MaxContentBytes: cfg.Limits.MaxContentBytes, Redactor: red, Embedding: emb})
-	if err != nil {
-		return err
-	}
-	a.store, a.cfg, a.st, a.redactor = loc, cfg, st, red
-	a.mem, a.obs, a.vec = st.Memories(), st.Observations(), st.Vectors()
-	a.search, _ = a.searcherFor(a.mem, a.vectors(), a.mem, cfg)
+	e := a.eng
+	a.store, a.cfg, a.st, a.redactor = e.Location, e.Config, e.Store, e.Redactor
+	a.mem, a.obs, a.vec = a.st.Memories(), a.st.Observations(), a.st.Vectors()
+	a.search, _ = e.SearcherFor(a.mem, a.vectors(), a.mem, a.cfg)
 	a.search = a.rollupSearcher(a.search) // rollups are part of default search
 	return nil
 }
@@ -206,7 +190,7 @@ func (a *app) openForWrite(ctx context.Context) error {
 
 func (a *app) close() {
 	if a.st != nil {
-		a.st.Close()
+		a.eng.Close()
 		a.st = nil
 	}
 }

@@ -2,14 +2,15 @@ package main
 
 import (
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/sqlite"
 )
 
 // backend is where the program picks its adapters: the SQLite store and
 // the embedders config can name. This is the one file of the command that
 // names the storage package.
-func backend() Parts {
-	return Parts{
+func backend() engine.Parts {
+	return engine.Parts{
 		OpenStore: func(path string, o recall.StoreOptions) (recall.Store, error) {
 			return sqlite.OpenStore(path, o)
 		},

@@ -8,21 +8,7 @@ import (
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/journal"
 	"github.com/recall-mem/recall/pack"
-	"github.com/recall-mem/recall/redact"
 )
-
-// newRedactor builds the redactor from [redact]; redaction is on unless
-// enabled = false. A nil interface (not a typed nil) means off.
-func newRedactor(cfg RedactConfig) (recall.Redactor, error) {
-	if cfg.Enabled != nil && !*cfg.Enabled {
-		return nil, nil
-	}
-	r, err := redact.New(redact.Config{Patterns: cfg.Patterns, Allow: cfg.AllowList})
-	if err != nil {
-		return nil, err
-	}
-	return r, nil
-}
 
 // memoryDir is where the session views live: memory/ at the project root
 // for a project store (beside .recall/), else memory/ inside the store.

@@ -113,7 +113,7 @@ func (a *app) benchConfig(file string) (*Config, string, error) {
 		if _, err := os.Stat(file); err != nil {
 			return nil, "", recall.Errorf(recall.EINVALID, "Cannot read --config %s: %v. Give the path of a config.toml.", file, err)
 		}
-		cfg, err := LoadConfig(file)
+		cfg, err := loadConfig(file)
 		return cfg, file, err
 	}
 	if a.cfg != nil {
@@ -127,7 +127,7 @@ func (a *app) benchConfig(file string) (*Config, string, error) {
 	if _, err := os.Stat(path); err != nil {
 		return defaultConfig(), "", nil
 	}
-	cfg, err := LoadConfig(path)
+	cfg, err := loadConfig(path)
 	return cfg, path, err
 }
 
@@ -229,7 +229,7 @@ func (a *app) locomoConversation(ctx context.Context, conv *locomo.Conversation,
 		_ = json.Unmarshal(m.Metadata, &meta)
 		dia[m.ID] = meta.DiaID
 	}
-	s, info := a.searcherFor(mem, vec, nil, cfg)
+	s, info := a.eng.SearcherFor(mem, vec, nil, cfg)
 	now := conv.Last()
 	out := make([][]string, len(conv.Questions))
 	for qi, q := range conv.Questions {

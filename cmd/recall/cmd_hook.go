@@ -77,7 +77,7 @@ func (a *app) runClaudeHook(ctx context.Context) {
 		logDir = loc.Dir
 		// The budget is in the store's config, read here before the clock
 		// starts; a broken config is reported by open below.
-		if cfg, err := LoadConfig(filepath.Join(loc.Dir, configFile)); err == nil && cfg.Hook.TimeoutMillis > 0 {
+		if cfg, err := loadConfig(filepath.Join(loc.Dir, configFile)); err == nil && cfg.Hook.TimeoutMillis > 0 {
 			budget = time.Duration(cfg.Hook.TimeoutMillis) * time.Millisecond
 		}
 	}

@@ -254,7 +254,7 @@ func (a *app) scrubViews(ctx context.Context, c recall.PurgeCriteria, rep *recal
 	if _, err := os.Stat(a.memoryDir()); os.IsNotExist(err) {
 		return nil
 	}
-	drop, err := a.parts.PurgeMatcher(c)
+	drop, err := a.eng.Parts().PurgeMatcher(c)
 	if err != nil {
 		return err
 	}

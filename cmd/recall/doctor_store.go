@@ -17,7 +17,7 @@ const fileCheckName = "store files (database header, write-ahead log)"
 // must not open the store: the open would discard the log.
 func (a *app) fileCheck(dir string) (r checkResult, lost bool) {
 	r = checkResult{Name: fileCheckName, Status: checkOK}
-	for _, p := range a.parts.CheckFiles(filepath.Join(dir, dbFile)) {
+	for _, p := range a.eng.Parts().CheckFiles(filepath.Join(dir, dbFile)) {
 		st := checkWarn
 		if p.Lost {
 			st, lost = checkFail, true
@@ -39,7 +39,7 @@ func (a *app) fileCheck(dir string) (r checkResult, lost bool) {
 // damaged. It returns false when the error is not damage (a missing store,
 // a bad config): doctor returns that error as every command does.
 func (a *app) openFailure(dir string, err error) (checkResult, bool) {
-	if !a.parts.IsCorrupt(err) {
+	if !a.eng.Parts().IsCorrupt(err) {
 		return checkResult{}, false
 	}
 	details := append([]string{fmt.Sprintf("%s cannot be opened: %v", filepath.Join(dir, dbFile), err)}, repairAdvice(dir)...)

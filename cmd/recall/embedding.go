@@ -4,12 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/recall-mem/recall"
-	"github.com/recall-mem/recall/chunk"
 	"github.com/recall-mem/recall/embed"
 	"github.com/recall-mem/recall/model2vec"
 	"github.com/recall-mem/recall/openai"
@@ -57,29 +55,6 @@ func newEmbedder(cfg RetrievalConfig) (e recall.Embedder, inline bool, err error
 // fresh one to see whether a command loaded the model.
 var builtinEncoder = sentence.Default
 
-// embedding says how the store embeds every write: inline for a fast
-// local embedder, through the queue otherwise.
-func (a *app) embedding(loc *storeLocation, cfg *Config) (*recall.EmbeddingOptions, error) {
-	r := cfg.Retrieval
-	if r.ModelPath != "" && !filepath.IsAbs(r.ModelPath) {
-		r.ModelPath = filepath.Join(loc.Dir, r.ModelPath) // relative to the store
-	}
-	e, inline, err := a.parts.NewEmbedder(r)
-	if err != nil {
-		return nil, err
-	}
-	o := &recall.EmbeddingOptions{Embedder: e, Chunker: chunk.Splitter{}, Inline: inline, BatchSize: cfg.Retrieval.BatchSize}
-	if !inline {
-		// Only a server runs the loop (go a.vec.RunQueue(ctx)); the CLI
-		// drains on search and in `recall reindex`.
-		o.Interval = queueInterval(r)
-	}
-	o.OnError = func(err error) {
-		a.warnEmbedding("recall: embedding deferred (memories stay queued; `recall reindex` catches up): %s\n", recall.ErrorMessage(err))
-	}
-	return o, nil
-}
-
 // warnEmbedding prints one warning about embedding per process: a
 // provider that is down fails every batch and every memory.
 func (a *app) warnEmbedding(format string, args ...any) {
@@ -115,25 +90,6 @@ func (a *app) checkEmbedding(ctx context.Context) {
 		a.warnEmbedding("recall: warning: memories waiting for embedding: %d; search ranks them by full text only until it succeeds (`recall doctor` shows the queue): %s\n",
 			st.Queued, st.ProviderError)
 	}
-}
-
-// queueInterval is how often a server drains the embedding queue: the
-// built-in encoder is local, so its queue is drained every second; a
-// remote provider's every 30 seconds, to batch its requests.
-func queueInterval(r RetrievalConfig) time.Duration {
-	if r.QueueIntervalSeconds > 0 {
-		return time.Duration(r.QueueIntervalSeconds) * time.Second
-	}
-	if isBuiltin(r) {
-		return time.Second
-	}
-	return 30 * time.Second
-}
-
-// isBuiltin reports whether [retrieval] names the built-in sentence encoder.
-func isBuiltin(r RetrievalConfig) bool {
-	e := strings.ToLower(r.Embedder)
-	return e == "" || e == "builtin"
 }
 
 // vectors is the vector searcher for the ranking code: nil before open.

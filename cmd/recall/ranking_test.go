@@ -91,7 +91,7 @@ func newRankingStore(t *testing.T) *rankingStore {
 	put("old-rule", &recall.Memory{Content: "Tabs are four spaces wide in the editor.", Status: recall.StatusSuperseded})
 	put("new-rule", &recall.Memory{Content: "Tabs are two spaces wide in the editor."})
 	a := newApp(nil, nil, nil)
-	rs.search, _ = a.searcherFor(mem, vec, mem, defaultConfig())
+	rs.search, _ = a.eng.SearcherFor(mem, vec, mem, defaultConfig())
 	return rs
 }
 

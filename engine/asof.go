@@ -1,4 +1,4 @@
-package main
+package engine
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 // past is ranked by exactly the same code (full text, neighbours, time
 // words) as the present. Vectors are left out: the past text is not
 // embedded. The release function removes the temporary store.
-func (a *app) asOfSearcher(hist recall.HistoryReader, cfg *Config) func(ctx context.Context, t time.Time) (recall.Searcher, func(), error) {
+func (e *Engine) asOfSearcher(hist recall.HistoryReader, cfg *Config) func(ctx context.Context, t time.Time) (recall.Searcher, func(), error) {
 	return func(ctx context.Context, t time.Time) (recall.Searcher, func(), error) {
 		ms, err := hist.MemoriesAsOf(ctx, t)
 		if err != nil {
@@ -29,7 +29,7 @@ func (a *app) asOfSearcher(hist recall.HistoryReader, cfg *Config) func(ctx cont
 			return nil, nil, err
 		}
 		release := func() { os.RemoveAll(dir) }
-		st, err := a.parts.OpenStore(filepath.Join(dir, dbFile), recall.StoreOptions{})
+		st, err := e.parts.OpenStore(filepath.Join(dir, DBFile), recall.StoreOptions{})
 		if err != nil {
 			release()
 			return nil, nil, err
@@ -42,7 +42,7 @@ func (a *app) asOfSearcher(hist recall.HistoryReader, cfg *Config) func(ctx cont
 				return nil, nil, fmt.Errorf("load memory as of %s: %w", t.Format(time.RFC3339), err)
 			}
 		}
-		s, _ := a.searcherFor(mem, nil, nil, cfg)
+		s, _ := e.SearcherFor(mem, nil, nil, cfg)
 		return s, release, nil
 	}
 }
