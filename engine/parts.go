@@ -21,4 +21,7 @@ type Parts struct {
 	// NewEmbedder builds the embedder [retrieval] names and reports
 	// whether writes may embed inline (a fast local embedder).
 	NewEmbedder func(cfg RetrievalConfig) (e recall.Embedder, inline bool, err error)
+	// NewSummarizer builds the chat model client [rollup] summarizer =
+	// "chat" names, which rewords rollup summaries.
+	NewSummarizer func(endpoint, model, apiKey string) recall.RollupSummarizer
 }

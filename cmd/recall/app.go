@@ -26,30 +26,14 @@ type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 
-	storeFlag  string
-	globalFlag bool
-	// creates lets open create a missing store: init and the commands that
-	// write new data set it (see openForWrite); reads of a missing store
-	// are an error, so a typo in --store never leaves a store behind.
-	creates bool
-
-	store  *storeLocation
-	cfg    *Config
-	eng    *engine.Engine
-	st     recall.Store
-	mem    recall.MemoryStore
-	obs    recall.ObservationStore
-	search recall.Searcher
-	vec    recall.VectorStore // embeds after writes; see embedding.go
-	// redactor cleans what the store writes; hooks clean their output
-	// with it too.
-	redactor recall.Redactor
-
-	embedWarned bool // warnEmbedding has warned: once per process
+	// eng is recall itself: the store, once opened, and every use case.
+	eng *engine.Engine
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
-	return &app{stdin: stdin, stdout: stdout, stderr: stderr, eng: engine.New(backend())}
+	e := engine.New(backend())
+	e.Log = stderr
+	return &app{stdin: stdin, stdout: stdout, stderr: stderr, eng: e}
 }
 
 // usageError marks errors that are the caller's syntax, exit code 2.
@@ -70,7 +54,7 @@ func (a *app) execute(ctx context.Context, args []string) int {
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
 	err := root.ExecuteContext(ctx)
-	a.checkEmbedding(ctx)
+	a.eng.CheckEmbedding(ctx)
 	a.close()
 	if err == nil {
 		return exitOK
@@ -106,8 +90,8 @@ store ($XDG_DATA_HOME/recall). Run 'recall where' to see which one is used.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.PersistentFlags().StringVar(&a.storeFlag, "store", "", "use the store in `DIR`")
-	root.PersistentFlags().BoolVar(&a.globalFlag, "global", false, "use the global store")
+	root.PersistentFlags().StringVar(&a.eng.StoreFlag, "store", "", "use the store in `DIR`")
+	root.PersistentFlags().BoolVar(&a.eng.GlobalFlag, "global", false, "use the global store")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usagef("%v (see '%s --help')", err, c.CommandPath())
 	})
@@ -143,57 +127,15 @@ func wrapArgs(c *cobra.Command) {
 	}
 }
 
-// open resolves the store, loads its config and opens the database. It is
-// called by every command that needs the store.
-func (a *app) open(ctx context.Context) error {
-	if a.st != nil {
-		return nil
-	}
-	loc, err := resolveStore(a.storeFlag, a.globalFlag)
-	if err != nil {
-		return err
-	}
-	a.eng.Warn = a.warnEmbedding
-	if err := a.eng.Open(ctx, loc, engine.OpenOptions{Create: a.creates}); err != nil {
-		return err
-	}
-	e := a.eng
-	a.store, a.cfg, a.st, a.redactor = e.Location, e.Config, e.Store, e.Redactor
-	a.mem, a.obs, a.vec = a.st.Memories(), a.st.Observations(), a.st.Vectors()
-	a.search, _ = e.SearcherFor(a.mem, a.vectors(), a.mem, a.cfg)
-	a.search = a.rollupSearcher(a.search) // rollups are part of default search
-	return nil
-}
+// open opens the store the flags select: every command that needs the
+// store calls it.
+func (a *app) open(ctx context.Context) error { return a.eng.Open(ctx) }
 
 // openForWrite opens the store like open, creating it when it does not
 // exist yet: for init and the commands that add data.
-func (a *app) openForWrite(ctx context.Context) error {
-	a.creates = true
-	if a.st != nil {
-		return nil
-	}
-	loc, err := resolveStore(a.storeFlag, a.globalFlag)
-	if err != nil {
-		return err
-	}
-	existed := storeExists(loc) == nil
-	if err := a.open(ctx); err != nil {
-		return err
-	}
-	if !existed {
-		if err := writeStoreGitignore(loc.Dir); err != nil {
-			return fmt.Errorf("keep the new store out of git: %w", err)
-		}
-	}
-	return nil
-}
+func (a *app) openForWrite(ctx context.Context) error { return a.eng.OpenForWrite(ctx) }
 
-func (a *app) close() {
-	if a.st != nil {
-		a.eng.Close()
-		a.st = nil
-	}
-}
+func (a *app) close() { a.eng.Close() }
 
 // now is the wall clock; commands that accept --now override it per call.
 func (a *app) now() time.Time { return time.Now().UTC() }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/chat"
 	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/sqlite"
 )
@@ -18,5 +19,8 @@ func backend() engine.Parts {
 		IsCorrupt:    sqlite.IsCorrupt,
 		PurgeMatcher: sqlite.PurgeMatcher,
 		NewEmbedder:  newEmbedder,
+		NewSummarizer: func(endpoint, model, apiKey string) recall.RollupSummarizer {
+			return &chat.Client{Endpoint: endpoint, Model: model, APIKey: apiKey}
+		},
 	}
 }

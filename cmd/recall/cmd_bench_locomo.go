@@ -116,10 +116,10 @@ func (a *app) benchConfig(file string) (*Config, string, error) {
 		cfg, err := loadConfig(file)
 		return cfg, file, err
 	}
-	if a.cfg != nil {
-		return a.cfg, filepath.Join(a.store.Dir, configFile), nil
+	if a.eng.Config != nil {
+		return a.eng.Config, filepath.Join(a.eng.Location.Dir, configFile), nil
 	}
-	loc, err := resolveStore(a.storeFlag, a.globalFlag)
+	loc, err := resolveStore(a.eng.StoreFlag, a.eng.GlobalFlag)
 	if err != nil {
 		return defaultConfig(), "", nil // no store: the defaults
 	}

@@ -135,13 +135,13 @@ func (a *app) runScale(ctx context.Context, n, queries int, seed uint64, budget,
 		}
 	}
 	b := newApp(nil, io.Discard, a.stderr)
-	b.storeFlag = dir
+	b.eng.StoreFlag = dir
 	if err := b.openForWrite(ctx); err != nil {
 		return nil, dir, err
 	}
 	defer b.close()
 	rep := &scaleReport{Memories: n, Queries: queries, ContextBudgetTok: budget}
-	e, _, _ := newEmbedder(b.cfg.Retrieval)
+	e, _, _ := newEmbedder(b.eng.Config.Retrieval)
 	rep.Config = map[string]any{"embedder": e.Model(), "dim": e.Dim(), "gomaxprocs": runtime.GOMAXPROCS(0), "go": runtime.Version(), "seed": seed}
 	corpus := synth.New(seed, synth.DefaultVocab)
 	progress := a.scaleProgress()
@@ -166,7 +166,7 @@ func (a *app) runScale(ctx context.Context, n, queries int, seed uint64, budget,
 			ms = append(ms, mk(i))
 		}
 		start := time.Now()
-		if _, err := b.mem.ImportMemories(ctx, ms); err != nil {
+		if _, err := b.eng.Memories().ImportMemories(ctx, ms); err != nil {
 			return nil, dir, err
 		}
 		spent += time.Since(start)
@@ -179,7 +179,7 @@ func (a *app) runScale(ctx context.Context, n, queries int, seed uint64, budget,
 	for i := batched; i < n; i++ {
 		m := mk(i)
 		start := time.Now()
-		if _, err := b.mem.PutMemory(ctx, m); err != nil {
+		if _, err := b.eng.Memories().PutMemory(ctx, m); err != nil {
 			return nil, dir, err
 		}
 		spent += time.Since(start)
@@ -191,9 +191,9 @@ func (a *app) runScale(ctx context.Context, n, queries int, seed uint64, budget,
 
 	// An embedder off the write path (the built-in encoder) embeds the
 	// queue afterwards, as a server's loop would.
-	if b.vec != nil && !b.vec.EmbedsInline() {
+	if b.eng.VectorStore() != nil && !b.eng.VectorStore().EmbedsInline() {
 		start := time.Now()
-		if err := b.vec.DrainQueue(ctx, 0); err != nil {
+		if err := b.eng.VectorStore().DrainQueue(ctx, 0); err != nil {
 			return nil, dir, err
 		}
 		rep.EmbedPerS = float64(n) / time.Since(start).Seconds()
@@ -202,7 +202,7 @@ func (a *app) runScale(ctx context.Context, n, queries int, seed uint64, budget,
 
 	// The first vector search loads the index: timed on its own.
 	start := time.Now()
-	_, err = b.vec.SearchVectors(ctx, "warm up", 1)
+	_, err = b.eng.VectorStore().SearchVectors(ctx, "warm up", 1)
 	vectors := err == nil
 	if err != nil && recall.ErrorCode(err) != recall.EUNAVAILABLE {
 		return nil, dir, err
@@ -233,7 +233,7 @@ func (a *app) runScale(ctx context.Context, n, queries int, seed uint64, budget,
 	}
 	search := func(mode string) func(int) error {
 		return func(q int) error {
-			hits, err := b.search.Search(ctx, recall.SearchQuery{Text: qs[q], Limit: 10, Mode: mode, Now: now})
+			hits, err := b.eng.Searcher().Search(ctx, recall.SearchQuery{Text: qs[q], Limit: 10, Mode: mode, Now: now})
 			if mode == recall.ModeHybrid {
 				title, _ := corpus.Memory(targets[q])
 				for _, h := range hits {
@@ -255,13 +255,13 @@ func (a *app) runScale(ctx context.Context, n, queries int, seed uint64, budget,
 	rep.TargetHitAt10 = float64(found) / float64(len(qs))
 	if vectors {
 		if rep.SearchVectorMS, err = timeAll("vector", func(q int) error {
-			_, err := b.vec.SearchVectors(ctx, qs[q], 10)
+			_, err := b.eng.VectorStore().SearchVectors(ctx, qs[q], 10)
 			return err
 		}); err != nil {
 			return nil, dir, err
 		}
 	}
-	cb := b.contextBuilder()
+	cb := b.eng.ContextBuilder()
 	if cb != nil {
 		l, err := timeAll("context", func(q int) error {
 			_, err := cb.BuildContext(ctx, recall.ContextRequest{Query: qs[q], Budget: budget, Now: now})

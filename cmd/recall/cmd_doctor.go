@@ -81,7 +81,7 @@ and warnings do not change the exit code.`,
 // would discard damaged data, and runs every check. It returns an error
 // only when there is no store to check (or no config to read).
 func (a *app) doctorReport(ctx context.Context) ([]checkResult, error) {
-	loc, err := resolveStore(a.storeFlag, a.globalFlag)
+	loc, err := resolveStore(a.eng.StoreFlag, a.eng.GlobalFlag)
 	if err != nil {
 		return nil, err
 	}
@@ -109,13 +109,13 @@ func (a *app) diagnose(ctx context.Context) []checkResult {
 		}
 		out = append(out, checkResult{Name: name, Status: st, Details: details})
 	}
-	if err := a.st.Upkeep().Check(ctx); err != nil {
-		add("integrity (integrity_check, FTS5 integrity-check)", true, append([]string{err.Error()}, integrityAdvice(a.store.Dir)...)...)
+	if err := a.eng.Store.Upkeep().Check(ctx); err != nil {
+		add("integrity (integrity_check, FTS5 integrity-check)", true, append([]string{err.Error()}, integrityAdvice(a.eng.Location.Dir)...)...)
 	} else {
 		add("integrity (integrity_check, FTS5 integrity-check)", false)
 	}
 	out = append(out, a.orphanCheck(ctx))
-	if drift, err := a.sessions().Drift(ctx); err != nil {
+	if drift, err := a.eng.Sessions().Drift(ctx); err != nil {
 		add("markdown views", true, err.Error())
 	} else {
 		for i, d := range drift {
@@ -140,7 +140,7 @@ func (a *app) diagnose(ctx context.Context) []checkResult {
 // damage (fail).
 func (a *app) orphanCheck(ctx context.Context) checkResult {
 	r := checkResult{Name: "orphans", Status: checkOK}
-	orphans, err := a.st.Upkeep().Orphans(ctx)
+	orphans, err := a.eng.Store.Upkeep().Orphans(ctx)
 	if err != nil {
 		return checkResult{Name: "orphans", Status: checkFail, Details: []string{err.Error()}}
 	}
@@ -176,7 +176,7 @@ func (a *app) permissionCheck() checkResult {
 	}
 	files := []file{{"", false}, {dbFile, true}, {dbFile + "-wal", true}, {dbFile + "-shm", true}, {configFile, false}, {hookLogFile, false}}
 	for _, f := range files {
-		p := filepath.Join(a.store.Dir, f.name)
+		p := filepath.Join(a.eng.Location.Dir, f.name)
 		fi, err := os.Stat(p)
 		if err != nil {
 			continue
@@ -205,8 +205,8 @@ func (a *app) permissionCheck() checkResult {
 func (a *app) hookCheck() checkResult {
 	r := checkResult{Name: "claude code hooks", Status: checkWarn}
 	var places []string
-	if a.store.Kind == "project" {
-		places = append(places, filepath.Join(filepath.Dir(a.store.Dir), ".claude", "settings.json"))
+	if a.eng.Location.Kind == "project" {
+		places = append(places, filepath.Join(filepath.Dir(a.eng.Location.Dir), ".claude", "settings.json"))
 	}
 	if wd, err := os.Getwd(); err == nil {
 		places = append(places, filepath.Join(wd, ".claude", "settings.json"))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/maintain"
 	"github.com/spf13/cobra"
 )
@@ -41,30 +42,30 @@ func (a *app) entryCommand(name string) *cobra.Command {
 			if days <= 0 {
 				return usagef("--days must be positive")
 			}
-			ws, err := a.openWorkspace(c.Context(), root)
+			ws, err := a.eng.OpenWorkspace(c.Context(), root)
 			if err != nil {
 				return err
 			}
-			defer ws.close()
+			defer ws.Close()
 			if !recall.IsID(id) {
-				m, err := a.mem.FindMemory(c.Context(), id, "")
+				m, err := a.eng.Memories().FindMemory(c.Context(), id, "")
 				if err != nil {
 					return err
 				}
 				id = m.ID
 			}
-			dir := ws.root
-			if err := checkDuplicates(ws.set, name); err != nil {
+			dir := ws.Root
+			if err := engine.CheckDuplicates(ws.Set, name); err != nil {
 				return err
 			}
 			now := a.now()
 			opts := maintain.Options{Now: now, SnoozeDays: days}
-			if m := ws.mems[id]; m != nil {
-				opts.Hashes, _ = anchorHashes(dir, []*recall.Memory{m})
-			} else if m, err := a.mem.FindMemory(c.Context(), id, ""); err == nil {
-				opts.Hashes, _ = anchorHashes(dir, []*recall.Memory{m})
+			if m := ws.Mems[id]; m != nil {
+				opts.Hashes, _ = engine.AnchorHashes(dir, []*recall.Memory{m})
+			} else if m, err := a.eng.Memories().FindMemory(c.Context(), id, ""); err == nil {
+				opts.Hashes, _ = engine.AnchorHashes(dir, []*recall.Memory{m})
 			}
-			done, err := a.applyChoices(c.Context(), ws, []maintain.Choice{{ID: id, Action: spec.action}}, opts, nil)
+			done, err := a.eng.ApplyChoices(c.Context(), ws, []maintain.Choice{{ID: id, Action: spec.action}}, opts, nil)
 			if err != nil {
 				return err
 			}

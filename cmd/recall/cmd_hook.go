@@ -68,12 +68,12 @@ func (a *app) runClaudeHook(ctx context.Context) {
 	}
 	// Claude Code runs hooks in the project directory; the payload's cwd
 	// says so explicitly and finds the project store from there.
-	if p.CWD != "" && a.storeFlag == "" && os.Getenv("RECALL_STORE") == "" {
+	if p.CWD != "" && a.eng.StoreFlag == "" && os.Getenv("RECALL_STORE") == "" {
 		_ = os.Chdir(p.CWD)
 	}
 	logDir := ""
 	budget := hookDefaultBudget
-	if loc, err := resolveStore(a.storeFlag, a.globalFlag); err == nil {
+	if loc, err := resolveStore(a.eng.StoreFlag, a.eng.GlobalFlag); err == nil {
 		logDir = loc.Dir
 		// The budget is in the store's config, read here before the clock
 		// starts; a broken config is reported by open below.
@@ -122,7 +122,7 @@ func (a *app) runClaudeHook(ctx context.Context) {
 // recordHook records what p says and returns what the hook prints (the
 // SessionStart context), if anything.
 func (a *app) recordHook(ctx context.Context, p *hook.Payload) ([]byte, error) {
-	opt := hook.Options{MaxOutputBytes: a.cfg.Hook.MaxOutputBytes, Now: a.now(), Redactor: a.redactor}
+	opt := hook.Options{MaxOutputBytes: a.eng.Config.Hook.MaxOutputBytes, Now: a.now(), Redactor: a.eng.Redactor}
 	obs := hook.Observations(p, opt)
 	if p.Event == hook.EventStop {
 		turn, err := hook.LastTurn(p.TranscriptPath)
@@ -139,22 +139,22 @@ func (a *app) recordHook(ctx context.Context, p *hook.Payload) ([]byte, error) {
 	case hook.EventUserPromptSubmit, hook.EventSessionEnd, hook.EventPreCompact:
 		// Make sure the session exists even when SessionStart was missed
 		// (hooks installed mid-session).
-		if err := a.sessionStore().EnsureSession(ctx, session); err != nil {
+		if err := a.eng.SessionStore().EnsureSession(ctx, session); err != nil {
 			return nil, err
 		}
 	}
-	if err := a.obs.RecordObservations(ctx, obs); err != nil {
+	if err := a.eng.Observations().RecordObservations(ctx, obs); err != nil {
 		return nil, err
 	}
 	switch p.Event {
 	case hook.EventSessionStart:
-		rep, err := a.sessions().StartSession(ctx, session)
+		rep, err := a.eng.Sessions().StartSession(ctx, session)
 		if err != nil {
 			return nil, err
 		}
 		return hook.SessionStartOutput(rep.Context)
 	case hook.EventSessionEnd:
-		_, err := a.sessions().EndSession(ctx, recall.SessionEnd{ID: p.SessionID})
+		_, err := a.eng.Sessions().EndSession(ctx, recall.SessionEnd{ID: p.SessionID})
 		return nil, err
 	}
 	return nil, nil
@@ -165,9 +165,9 @@ func (a *app) recordHook(ctx context.Context, p *hook.Payload) ([]byte, error) {
 // hookLogMaxBytes. It never writes to stdout, which belongs to the agent.
 func (a *app) hookLog(p *hook.Payload, err error) {
 	dir := ""
-	if a.store != nil {
-		dir = a.store.Dir
-	} else if loc, lerr := resolveStore(a.storeFlag, a.globalFlag); lerr == nil {
+	if a.eng.Location != nil {
+		dir = a.eng.Location.Dir
+	} else if loc, lerr := resolveStore(a.eng.StoreFlag, a.eng.GlobalFlag); lerr == nil {
 		dir = loc.Dir
 	}
 	a.writeHookLog(dir, p, err)

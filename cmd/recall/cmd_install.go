@@ -16,7 +16,7 @@ const hookCommandLine = "recall hook claude"
 // directory, or for the user's settings with --global.
 func (a *app) claudeInstaller(command string) (*hook.Installer, error) {
 	in := &hook.Installer{Command: command, MCPCommand: "recall", MCPArgs: []string{"mcp"}, Timeout: 10, Now: a.now()}
-	if a.globalFlag {
+	if a.eng.GlobalFlag {
 		home, err := os.UserHomeDir()
 		if err != nil {
 			return nil, recall.Errorf(recall.EINVALID, "Cannot find the home directory for --global: set HOME.")

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/maintain"
 	"github.com/recall-mem/recall/markdown"
 	"github.com/spf13/cobra"
@@ -140,40 +141,40 @@ func (a *app) runMaintain(c *cobra.Command, f *maintainFlags) error {
 		}
 		now = t
 	}
-	ws, err := a.openWorkspace(ctx, f.root)
+	ws, err := a.eng.OpenWorkspace(ctx, f.root)
 	if err != nil {
 		return err
 	}
-	defer ws.close() // ws is reloaded below; this releases the first one's lock
+	defer ws.Close() // ws is reloaded below; this releases the first one's lock
 	if !f.jsonOut {  // --json changes nothing
-		a.opportunisticRollup(ctx, maintainRollupBudget)
+		a.eng.OpportunisticRollup(ctx, maintainRollupBudget)
 	}
-	root := ws.root
-	budget, unit := a.cfg.Working.BudgetWords, maintain.UnitWords
+	root := ws.Root
+	budget, unit := a.eng.Config.Working.BudgetWords, maintain.UnitWords
 	if f.budgetTokens > 0 {
 		budget, unit = f.budgetTokens, maintain.UnitTokens
 	}
 	if f.jsonOut {
-		p, err := a.maintainer(root, func() time.Time { return now }, budget, unit).Plan(ctx)
+		p, err := a.eng.Maintainer(root, func() time.Time { return now }, budget, unit).Plan(ctx)
 		if err != nil {
 			return err
 		}
 		return writeJSON(a.stdout, p)
 	}
-	if err := checkEntries(ws.set, "maintain"); err != nil {
+	if err := engine.CheckEntries(ws.Set, "maintain"); err != nil {
 		return err
 	}
-	rep, err := a.sync(ctx, ws, now)
+	rep, err := a.eng.Sync(ctx, ws, now)
 	if err != nil {
 		return err
 	}
 	if n := len(rep.Added) + len(rep.Edited) + len(rep.Retiered) + len(rep.Rendered) + len(rep.Moved) + len(rep.Appended) + len(rep.Missing) + len(rep.Removed); n > 0 {
 		fprintf(a.stderr, "recall: reconciled files and store first (%d entries changed; `recall sync --json` shows how)\n", n)
 	}
-	if ws, err = a.loadWorkspace(ctx, root); err != nil {
+	if ws, err = a.eng.LoadWorkspace(ctx, root); err != nil {
 		return err
 	}
-	in, err := a.planInput(ctx, ws)
+	in, err := a.eng.PlanInput(ctx, ws)
 	if err != nil {
 		return err
 	}
@@ -203,20 +204,20 @@ func (a *app) runMaintain(c *cobra.Command, f *maintainFlags) error {
 	if !interactive {
 		maintain.WriteChecks(a.stdout, p)
 	}
-	hashes, _ := anchorHashes(root, anchoredOf(ws, p))
+	hashes, _ := engine.AnchorHashes(root, anchoredOf(ws, p))
 	opts := maintain.Options{Now: now, SnoozeDays: f.snoozeDays, Hashes: hashes}
-	done, err := a.applyChoices(ctx, ws, dedupe(choices), opts, texts)
+	done, err := a.eng.ApplyChoices(ctx, ws, dedupe(choices), opts, texts)
 	if err != nil {
 		return err
 	}
 	return a.maintainSummary(ctx, root, p, done, now.AddDate(0, 0, f.snoozeDays), unit)
 }
 
-// anchoredOf returns the memories of the workspace named by anchor findings.
-func anchoredOf(ws *workspace, p *recall.MaintainPlan) []*recall.Memory {
+// anchoredOf returns the memories of the engine.Workspace named by anchor findings.
+func anchoredOf(ws *engine.Workspace, p *recall.MaintainPlan) []*recall.Memory {
 	var out []*recall.Memory
 	for _, f := range maintain.Findings(p, recall.FindingAnchor) {
-		if m := ws.mems[f.IDs[0]]; m != nil {
+		if m := ws.Mems[f.IDs[0]]; m != nil {
 			out = append(out, m)
 		} else {
 			out = append(out, &recall.Memory{ID: f.IDs[0], Anchors: []recall.Anchor{{Path: f.File}}})
@@ -253,7 +254,7 @@ func dedupe(cs []maintain.Choice) []maintain.Choice {
 
 // maintainSummary rewrites metadata.json when the project keeps one and
 // prints seed 000's summary.
-func (a *app) maintainSummary(ctx context.Context, root string, p *recall.MaintainPlan, done []applied, snoozedUntil time.Time, unit string) error {
+func (a *app) maintainSummary(ctx context.Context, root string, p *recall.MaintainPlan, done []engine.Applied, snoozedUntil time.Time, unit string) error {
 	s := &maintain.Summary{Unit: unit, Before: p.WorkingWords, Target: p.Target, SnoozedUntil: snoozedUntil}
 	s.SetChecks(p)
 	stale := map[string]bool{}
@@ -266,11 +267,11 @@ func (a *app) maintainSummary(ctx context.Context, root string, p *recall.Mainta
 			s.StaleVerified++
 		}
 	}
-	ws, err := a.loadWorkspace(ctx, root)
+	ws, err := a.eng.LoadWorkspace(ctx, root)
 	if err != nil {
 		return err
 	}
-	for _, e := range ws.set.Entries() {
+	for _, e := range ws.Set.Entries() {
 		if e.Tier == recall.TierWorking {
 			s.After += maintain.Count(unit, e.Text)
 		}
@@ -281,11 +282,11 @@ func (a *app) maintainSummary(ctx context.Context, root string, p *recall.Mainta
 	}
 	s.MetadataFile = exists
 	if exists {
-		if s.Entries, err = a.writeMetadata(ctx, root, md); err != nil {
+		if s.Entries, err = a.eng.WriteMetadata(ctx, root, md); err != nil {
 			return err
 		}
 	} else {
-		s.Entries = len(ws.set.Entries())
+		s.Entries = len(ws.Set.Entries())
 	}
 	maintain.WriteSummary(a.stdout, s)
 	return nil
@@ -303,7 +304,7 @@ func (a *app) maintainSweep(ctx context.Context, f *maintainFlags) error {
 	if err := a.open(ctx); err != nil {
 		return err
 	}
-	rep, err := a.runSweep(ctx)
+	rep, err := a.eng.Sweep(ctx)
 	if err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -11,9 +10,6 @@ import (
 	"github.com/recall-mem/recall/forget"
 	"github.com/spf13/cobra"
 )
-
-// forgetter is the store's purge, sweep and stats service.
-func (a *app) forgetter() recall.ForgetStore { return a.st.Forgetting() }
 
 // clockAt is a command's reference time: --now when given, else the clock.
 func (a *app) clockAt(now string) (time.Time, error) {
@@ -122,7 +118,7 @@ other: pins only protect from retention sweeps.`,
 				return err
 			}
 			if !f.confirm {
-				rep, err := a.forgetter().PlanPurge(c.Context(), cr, max(f.sample, 0))
+				rep, err := a.eng.Forgetter().PlanPurge(c.Context(), cr, max(f.sample, 0))
 				if err != nil {
 					return err
 				}
@@ -131,11 +127,11 @@ other: pins only protect from retention sweeps.`,
 				}
 				return widerError(rep)
 			}
-			rep, err := a.forgetter().Purge(c.Context(), cr)
+			rep, err := a.eng.Forgetter().Purge(c.Context(), cr)
 			if err != nil {
 				return err
 			}
-			if err := a.scrubViews(c.Context(), cr, rep); err != nil {
+			if err := a.eng.ScrubViews(c.Context(), cr, rep); err != nil {
 				return err
 			}
 			if err := a.printPurge(rep, f.jsonOut); err != nil {
@@ -243,25 +239,6 @@ func widerError(rep *recall.PurgeReport) error {
 	}
 	return recall.Errorf(recall.ENOTFOUND, "--search matched nothing under its --match rule, but --match %s matches %s: run again with --match %s to see them.",
 		rep.Wider.Match, plural(rep.Wider.Matches, "entry", "entries"), rep.Wider.Match)
-}
-
-// scrubViews brings the markdown views in line with the store after a
-// purge: at once, not at the next session start.
-func (a *app) scrubViews(ctx context.Context, c recall.PurgeCriteria, rep *recall.PurgeReport) error {
-	if rep.Matched()+rep.Copies()+rep.Sessions == 0 {
-		return nil
-	}
-	if _, err := os.Stat(a.memoryDir()); os.IsNotExist(err) {
-		return nil
-	}
-	drop, err := a.eng.Parts().PurgeMatcher(c)
-	if err != nil {
-		return err
-	}
-	if err := a.sessions().Scrub(ctx, drop); err != nil {
-		return fmt.Errorf("the purge is done but the markdown views in %s were not rewritten (run it again): %w", a.memoryDir(), err)
-	}
-	return nil
 }
 
 func purgeCounts(rep *recall.PurgeReport) string {

@@ -20,14 +20,14 @@ import (
 // capability. A nil service leaves its MCP tools and REST routes out and
 // the servers say so (instructions, /v1/healthz).
 func (a *app) services() recall.Services {
-	root, _ := a.projectRoot("")
+	root, _ := a.eng.ProjectRoot("")
 	return recall.Services{
-		Memories:     a.mem,
-		Search:       a.search,
-		Observations: a.obs,
-		Maintainer:   a.maintainer(root, nil, 0, ""),
-		Context:      a.contextBuilder(),
-		Sessions:     a.sessions(),
+		Memories:     a.eng.Memories(),
+		Search:       a.eng.Searcher(),
+		Observations: a.eng.Observations(),
+		Maintainer:   a.eng.Maintainer(root, nil, 0, ""),
+		Context:      a.eng.ContextBuilder(),
+		Sessions:     a.eng.Sessions(),
 	}
 }
 
@@ -38,7 +38,7 @@ func (a *app) logger() *slog.Logger {
 }
 
 func (a *app) mcpServer(log *slog.Logger) *sdk.Server {
-	return mcp.NewServer(a.services(), mcp.Options{Version: buildVersion(), Logger: log, Budget: a.cfg.Hook.ContextTokens})
+	return mcp.NewServer(a.services(), mcp.Options{Version: buildVersion(), Logger: log, Budget: a.eng.Config.Hook.ContextTokens})
 }
 
 // buildVersion is the module version the binary was built from, or "dev".
@@ -122,7 +122,7 @@ finish. Logs go to stderr.`,
 			defer a.startBackground(c.Context())()
 			srv := &httpapi.Server{Services: a.services(), Token: token, Loopback: loopback, Logger: log,
 				MCP: mcp.HTTPHandler(a.mcpServer(log), log)}
-			fprintf(a.stderr, "recall: serving %s on http://%s (REST /v1/, MCP /mcp); Ctrl-C stops\n", a.store.Dir, ln.Addr())
+			fprintf(a.stderr, "recall: serving %s on http://%s (REST /v1/, MCP /mcp); Ctrl-C stops\n", a.eng.Location.Dir, ln.Addr())
 			if err := srv.Serve(c.Context(), ln); err != nil {
 				return err
 			}
@@ -144,8 +144,8 @@ func (a *app) startBackground(ctx context.Context) (stop func()) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if a.vec != nil {
-			a.vec.RunQueue(ctx)
+		if a.eng.VectorStore() != nil {
+			a.eng.VectorStore().RunQueue(ctx)
 		}
 	}()
 	return func() {

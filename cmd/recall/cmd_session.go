@@ -57,7 +57,7 @@ context within [hook] context_tokens.`,
 				}
 				s.StartedAt = t
 			}
-			rep, err := a.sessions().StartSession(c.Context(), &s)
+			rep, err := a.eng.Sessions().StartSession(c.Context(), &s)
 			if err != nil {
 				return err
 			}
@@ -108,7 +108,7 @@ title). Without --session, the newest session that has not ended.`,
 				}
 				end.ID = id
 			}
-			s, err := a.sessions().EndSession(c.Context(), end)
+			s, err := a.eng.Sessions().EndSession(c.Context(), end)
 			if err != nil {
 				return err
 			}
@@ -132,7 +132,7 @@ title). Without --session, the newest session that has not ended.`,
 
 // openSession returns the newest session that has not ended.
 func (a *app) openSession(ctx context.Context) (string, error) {
-	all, err := a.sessionStore().FindSessions(ctx, 50)
+	all, err := a.eng.SessionStore().FindSessions(ctx, 50)
 	if err != nil {
 		return "", err
 	}
@@ -158,7 +158,7 @@ memory/RECENT.md) or cold (archived, one line in memory/SUMMARY.md).`,
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
-			all, err := a.sessionStore().FindSessions(c.Context(), limit)
+			all, err := a.eng.SessionStore().FindSessions(c.Context(), limit)
 			if err != nil {
 				return err
 			}
@@ -210,7 +210,7 @@ id. Store one with 'recall put FILE --collection procedures'.`,
 				}
 				return lc.RunE(lc, nil)
 			}
-			m, err := a.mem.FindMemory(c.Context(), args[0], procedureCollection)
+			m, err := a.eng.Memories().FindMemory(c.Context(), args[0], procedureCollection)
 			if recall.ErrorCode(err) == recall.ENOTFOUND {
 				return recall.Errorf(recall.ENOTFOUND, "No procedure %q: see `recall procedure --list`.", args[0])
 			} else if err != nil {

@@ -56,14 +56,14 @@ func (a *app) initCommand() *cobra.Command {
 		RunE: func(c *cobra.Command, _ []string) error {
 			dir := filepath.Join(".", projectDir)
 			reason := "project store in the working directory"
-			if a.globalFlag {
+			if a.eng.GlobalFlag {
 				var err error
 				if dir, err = globalStoreDir(); err != nil {
 					return err
 				}
 				reason = "global store"
-			} else if a.storeFlag != "" {
-				dir, reason = a.storeFlag, "--store flag"
+			} else if a.eng.StoreFlag != "" {
+				dir, reason = a.eng.StoreFlag, "--store flag"
 			}
 			abs, err := filepath.Abs(dir)
 			if err != nil {
@@ -77,7 +77,7 @@ func (a *app) initCommand() *cobra.Command {
 			if err := os.Chmod(abs, 0o700); err != nil {
 				return err
 			}
-			a.storeFlag, a.globalFlag = abs, false
+			a.eng.StoreFlag, a.eng.GlobalFlag = abs, false
 			if err := a.openForWrite(context.Background()); err != nil {
 				return err
 			}
@@ -103,7 +103,7 @@ func (a *app) whereCommand() *cobra.Command {
 		Short: "Print the store recall would use and why",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			loc, err := resolveStore(a.storeFlag, a.globalFlag)
+			loc, err := resolveStore(a.eng.StoreFlag, a.eng.GlobalFlag)
 			if err != nil {
 				return err
 			}

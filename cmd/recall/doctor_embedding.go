@@ -12,10 +12,10 @@ import (
 // stored and found by full text, but not by meaning.
 func (a *app) embeddingCheck(ctx context.Context) checkResult {
 	r := checkResult{Name: "embeddings", Status: checkOK}
-	if a.vec == nil {
+	if a.eng.VectorStore() == nil {
 		return r
 	}
-	st, err := a.vec.VectorStats(ctx)
+	st, err := a.eng.VectorStore().VectorStats(ctx)
 	if err != nil {
 		return checkResult{Name: r.Name, Status: checkFail, Details: []string{err.Error()}}
 	}

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"fmt"
 	"os"
 	"strings"
 	"time"
@@ -54,46 +52,6 @@ func newEmbedder(cfg RetrievalConfig) (e recall.Embedder, inline bool, err error
 // builtinEncoder is the process's sentence encoder; tests swap it for a
 // fresh one to see whether a command loaded the model.
 var builtinEncoder = sentence.Default
-
-// warnEmbedding prints one warning about embedding per process: a
-// provider that is down fails every batch and every memory.
-func (a *app) warnEmbedding(format string, args ...any) {
-	if !a.embedWarned {
-		a.embedWarned = true
-		fmt.Fprintf(a.stderr, format, args...)
-	}
-}
-
-// writeEmbedBudget bounds the embedding a command that queued memories
-// tries before it exits, so that they are searchable by vector at once
-// and a provider that is down is noticed (and costs a write this much).
-const writeEmbedBudget = 2 * time.Second
-
-// checkEmbedding runs after a command that queued memories for embedding
-// (all its writes for a remote provider, failed ones for an inline
-// embedder). It embeds them if the provider answers in time, and
-// otherwise warns once on stderr that they wait and why: a write never
-// fails for its vectors, but it must not hide that search cannot see them.
-// The built-in encoder's queue is left to the next search, `serve` or
-// `reindex`: it has no provider to be down, and loading the model would
-// make every write pay for it.
-func (a *app) checkEmbedding(ctx context.Context) {
-	if a.vec == nil || a.vec.QueuedHere() == 0 || ctx.Err() != nil || isBuiltin(a.cfg.Retrieval) {
-		return
-	}
-	_ = a.vec.DrainQueue(ctx, writeEmbedBudget) // a failure is recorded in the store
-	st, err := a.vec.VectorStats(ctx)
-	if err != nil {
-		return
-	}
-	if st.Queued > 0 && st.ProviderError != "" {
-		a.warnEmbedding("recall: warning: memories waiting for embedding: %d; search ranks them by full text only until it succeeds (`recall doctor` shows the queue): %s\n",
-			st.Queued, st.ProviderError)
-	}
-}
-
-// vectors is the vector searcher for the ranking code: nil before open.
-func (a *app) vectors() recall.VectorSearcher { return a.vec }
 
 // isTerminal reports whether f is a terminal, for progress bars.
 func isTerminal(f *os.File) bool {

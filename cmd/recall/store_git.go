@@ -3,36 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"time"
 )
-
-// storeGitignore keeps a store out of git: a project store holds captured
-// prompts, commands and their output, which a `git add -A` would publish.
-// The pattern matches the .gitignore itself, so the directory never shows
-// up as untracked either.
-const storeGitignore = "# recall store: captured prompts and commands stay out of git\n*\n"
-
-// writeStoreGitignore writes dir/.gitignore unless one exists.
-func writeStoreGitignore(dir string) error {
-	f, err := os.OpenFile(filepath.Join(dir, ".gitignore"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if errors.Is(err, fs.ErrExist) {
-		return nil
-	} else if err != nil {
-		return err
-	}
-	if _, err := f.WriteString(storeGitignore); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
 
 // gitCheck warns when files of the store are tracked by git. It passes
 // when git is not installed or the store is not inside a repository.
@@ -45,7 +20,7 @@ func (a *app) gitCheck(ctx context.Context) checkResult {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	var out bytes.Buffer
-	cmd := exec.CommandContext(ctx, git, "-C", a.store.Dir, "ls-files", "--full-name", "-z", "--", ".")
+	cmd := exec.CommandContext(ctx, git, "-C", a.eng.Location.Dir, "ls-files", "--full-name", "-z", "--", ".")
 	cmd.Stdout = &out
 	if cmd.Run() != nil { // not a repository, or git cannot tell
 		return checkResult{Name: name, Status: checkOK}
@@ -59,6 +34,6 @@ func (a *app) gitCheck(ctx context.Context) checkResult {
 	if len(details) == 0 {
 		return checkResult{Name: name, Status: checkOK}
 	}
-	details = append(details, fmt.Sprintf("it holds captured prompts and commands: run `git rm -r --cached %s` and commit; the store's .gitignore keeps it out from then on", a.store.Dir))
+	details = append(details, fmt.Sprintf("it holds captured prompts and commands: run `git rm -r --cached %s` and commit; the store's .gitignore keeps it out from then on", a.eng.Location.Dir))
 	return checkResult{Name: name, Status: checkWarn, Details: details}
 }

@@ -1,4 +1,4 @@
-package main
+package engine
 
 import (
 	"context"
@@ -13,39 +13,39 @@ import (
 // metaImportedKey marks in the store that metadata.json was imported once.
 const metaImportedKey = "tiers.metadata_imported"
 
-// tierStore is the store's bookkeeping for the managed files.
-func (a *app) tierStore() recall.TierStore { return a.st.Tiers() }
+// TierStore is the store's bookkeeping for the managed files.
+func (e *Engine) TierStore() recall.TierStore { return e.Store.Tiers() }
 
-// syncReport is what `recall sync` prints as JSON.
-type syncReport struct {
+// SyncReport is what `recall sync` prints as JSON.
+type SyncReport struct {
 	Tagged int `json:"tagged"`
 	*markdown.SyncResult
 	Metadata string `json:"metadata,omitempty"` // "imported" or "written"
 }
 
-// syncPlan is a sync computed but not yet written.
-type syncPlan struct {
-	rep       *syncReport
+// SyncPlan is a sync computed but not yet written.
+type SyncPlan struct {
+	rep       *SyncReport
 	in        markdown.SyncInput
 	md        markdown.Metadata
 	mdExists  bool
 	importing bool
 }
 
-// planSync reconciles the workspace's files and the store in memory: it
-// tags untagged entries, edits ws.set and computes the store changes,
+// PlanSync reconciles the workspace's files and the store in memory: it
+// tags untagged entries, edits ws.Set and computes the store changes,
 // writing nothing.
-func (a *app) planSync(ctx context.Context, ws *workspace, now time.Time) (*syncPlan, error) {
-	if err := checkDuplicates(ws.set, "sync"); err != nil {
+func (e *Engine) PlanSync(ctx context.Context, ws *Workspace, now time.Time) (*SyncPlan, error) {
+	if err := CheckDuplicates(ws.Set, "sync"); err != nil {
 		return nil, err
 	}
-	sp := &syncPlan{rep: &syncReport{Tagged: tagUntagged(ws.set)}}
+	sp := &SyncPlan{rep: &SyncReport{Tagged: TagUntagged(ws.Set)}}
 	var err error
-	if sp.md, sp.mdExists, err = markdown.ReadMetadata(ws.root); err != nil {
+	if sp.md, sp.mdExists, err = markdown.ReadMetadata(ws.Root); err != nil {
 		return nil, err
 	}
-	sp.in = markdown.SyncInput{Set: ws.set, Memories: ws.mems, Records: ws.records, Now: now}
-	imported, err := a.tierStore().StoreMeta(ctx, metaImportedKey)
+	sp.in = markdown.SyncInput{Set: ws.Set, Memories: ws.Mems, Records: ws.Records, Now: now}
+	imported, err := e.TierStore().StoreMeta(ctx, metaImportedKey)
 	if err != nil {
 		return nil, err
 	}
@@ -60,15 +60,15 @@ func (a *app) planSync(ctx context.Context, ws *workspace, now time.Time) (*sync
 	return sp, nil
 }
 
-// sync reconciles the workspace's files and the store: files first, then
+// Sync reconciles the workspace's files and the store: files first, then
 // one store transaction; if that fails the files are put back. Running it
 // again after a crash between the two repairs the difference.
-func (a *app) sync(ctx context.Context, ws *workspace, now time.Time) (*syncReport, error) {
-	sp, err := a.planSync(ctx, ws, now)
+func (e *Engine) Sync(ctx context.Context, ws *Workspace, now time.Time) (*SyncReport, error) {
+	sp, err := e.PlanSync(ctx, ws, now)
 	if err != nil {
 		return nil, err
 	}
-	if err := a.commit(ctx, ws, sp.rep.Changes); err != nil {
+	if err := e.Commit(ctx, ws, sp.rep.Changes); err != nil {
 		return nil, err
 	}
 	if sp.mdExists {
@@ -76,24 +76,24 @@ func (a *app) sync(ctx context.Context, ws *workspace, now time.Time) (*syncRepo
 		if sp.importing {
 			sp.rep.Metadata = "imported"
 		}
-		if _, err := a.writeMetadata(ctx, ws.root, sp.md); err != nil {
+		if _, err := e.WriteMetadata(ctx, ws.Root, sp.md); err != nil {
 			return nil, err
 		}
 	}
 	return sp.rep, nil
 }
 
-// commit writes the changed files, then applies the store changes in one
+// Commit writes the changed files, then applies the store changes in one
 // transaction, putting the files back if the transaction fails.
-func (a *app) commit(ctx context.Context, ws *workspace, ch recall.TierChanges) error {
-	undo, err := ws.set.Write()
+func (e *Engine) Commit(ctx context.Context, ws *Workspace, ch recall.TierChanges) error {
+	undo, err := ws.Set.Write()
 	if err != nil {
 		return err
 	}
 	if len(ch.Insert)+len(ch.Update)+len(ch.Records)+len(ch.Drop)+len(ch.Meta) == 0 {
 		return nil
 	}
-	if err := a.tierStore().ApplyTierChanges(ctx, ch); err != nil {
+	if err := e.TierStore().ApplyTierChanges(ctx, ch); err != nil {
 		if uerr := undo(); uerr != nil {
 			return errors.Join(err, fmt.Errorf("restore files (run `recall sync` to repair): %w", uerr))
 		}
@@ -102,14 +102,14 @@ func (a *app) commit(ctx context.Context, ws *workspace, ch recall.TierChanges) 
 	return nil
 }
 
-// writeMetadata rewrites metadata.json from the store for every id it
+// WriteMetadata rewrites metadata.json from the store for every id it
 // holds and every managed entry, keeping fields recall does not know. It
 // returns the number of entries.
-func (a *app) writeMetadata(ctx context.Context, root string, md markdown.Metadata) (int, error) {
+func (e *Engine) WriteMetadata(ctx context.Context, root string, md markdown.Metadata) (int, error) {
 	if md == nil {
 		md = markdown.Metadata{}
 	}
-	ws, err := a.loadWorkspace(ctx, root)
+	ws, err := e.LoadWorkspace(ctx, root)
 	if err != nil {
 		return 0, err
 	}
@@ -117,13 +117,13 @@ func (a *app) writeMetadata(ctx context.Context, root string, md markdown.Metada
 	for id := range md {
 		ids[id] = true
 	}
-	for _, e := range ws.set.Entries() {
+	for _, e := range ws.Set.Entries() {
 		ids[e.ID] = true
 	}
 	for id := range ids {
-		m := ws.mems[id]
+		m := ws.Mems[id]
 		if m == nil {
-			if found, err := a.mem.FindMemory(ctx, id, ""); err == nil {
+			if found, err := e.mem.FindMemory(ctx, id, ""); err == nil {
 				m = found
 			}
 		}
