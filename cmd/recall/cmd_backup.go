@@ -27,7 +27,7 @@ observations, sessions and rollups.`,
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
-			counts, err := a.eng.Store.Upkeep().Backup(c.Context(), args[0])
+			counts, err := a.eng.Backup(c.Context(), args[0])
 			if err != nil {
 				return err
 			}
@@ -56,7 +56,7 @@ only replaced with --force (back it up first).`,
 			if err := a.openForWrite(c.Context()); err != nil {
 				return err
 			}
-			counts, err := a.eng.Store.Upkeep().Restore(c.Context(), args[0], force)
+			counts, err := a.eng.RestoreBackup(c.Context(), args[0], force)
 			if err != nil {
 				return err
 			}

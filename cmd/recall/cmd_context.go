@@ -50,7 +50,7 @@ reports the tokens each section used and how many items did not fit.`,
 					return err
 				}
 			}
-			p, err := a.eng.ContextBuilder().BuildContext(c.Context(), req)
+			p, err := a.eng.Context(c.Context(), req)
 			if err != nil {
 				return err
 			}

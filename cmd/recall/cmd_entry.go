@@ -2,7 +2,6 @@ package main
 
 import (
 	"github.com/recall-mem/recall"
-	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/maintain"
 	"github.com/spf13/cobra"
 )
@@ -42,34 +41,12 @@ func (a *app) entryCommand(name string) *cobra.Command {
 			if days <= 0 {
 				return usagef("--days must be positive")
 			}
-			ws, err := a.eng.OpenWorkspace(c.Context(), root)
-			if err != nil {
-				return err
-			}
-			defer ws.Close()
-			if !recall.IsID(id) {
-				m, err := a.eng.Memories().FindMemory(c.Context(), id, "")
-				if err != nil {
-					return err
-				}
-				id = m.ID
-			}
-			dir := ws.Root
-			if err := engine.CheckDuplicates(ws.Set, name); err != nil {
-				return err
-			}
 			now := a.now()
-			opts := maintain.Options{Now: now, SnoozeDays: days}
-			if m := ws.Mems[id]; m != nil {
-				opts.Hashes, _ = engine.AnchorHashes(dir, []*recall.Memory{m})
-			} else if m, err := a.eng.Memories().FindMemory(c.Context(), id, ""); err == nil {
-				opts.Hashes, _ = engine.AnchorHashes(dir, []*recall.Memory{m})
-			}
-			done, err := a.eng.ApplyChoices(c.Context(), ws, []maintain.Choice{{ID: id, Action: spec.action}}, opts, nil)
+			d, err := a.eng.EntryAction(c.Context(), root, id, spec.action, name, days, now)
 			if err != nil {
 				return err
 			}
-			d := done[0]
+			id = d.ID
 			if jsonOut {
 				return writeJSON(a.stdout, d)
 			}

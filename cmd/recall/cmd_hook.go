@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/hook"
 	"github.com/spf13/cobra"
 )
@@ -17,7 +18,7 @@ import (
 // up, logs why and exits 0.
 const (
 	hookDefaultBudget = 3 * time.Second
-	hookLogFile       = "hook.log"
+	hookLogFile       = engine.HookLogFile
 	hookLogMaxBytes   = 1 << 20
 	hookAgent         = "claude-code"
 )
@@ -143,7 +144,7 @@ func (a *app) recordHook(ctx context.Context, p *hook.Payload) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if err := a.eng.Observations().RecordObservations(ctx, obs); err != nil {
+	if err := a.eng.Observe(ctx, obs); err != nil {
 		return nil, err
 	}
 	switch p.Event {

@@ -43,7 +43,7 @@ accepted), again all or nothing.`,
 			if err := a.openForWrite(c.Context()); err != nil {
 				return err
 			}
-			res, err := a.eng.Memories().ImportMemories(c.Context(), ms)
+			res, err := a.eng.Import(c.Context(), ms)
 			if err != nil {
 				return err
 			}
@@ -159,7 +159,7 @@ func (a *app) exportCommand() *cobra.Command {
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
-			ms, _, err := a.eng.Memories().FindMemories(c.Context(), f)
+			ms, _, err := a.eng.List(c.Context(), f)
 			if err != nil {
 				return err
 			}

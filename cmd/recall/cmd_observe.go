@@ -84,7 +84,7 @@ any word is accepted. --key names what the observation is about (e.g.
 			if err := a.openForWrite(c.Context()); err != nil {
 				return err
 			}
-			if err := a.eng.Observations().RecordObservations(c.Context(), []*recall.Observation{o}); err != nil {
+			if err := a.eng.Observe(c.Context(), []*recall.Observation{o}); err != nil {
 				return err
 			}
 			if jsonOut {
@@ -142,7 +142,7 @@ func (a *app) timelineCommand() *cobra.Command {
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
-			obs, total, err := a.eng.Observations().FindObservations(c.Context(), f)
+			obs, total, err := a.eng.Timeline(c.Context(), f)
 			if err != nil {
 				return err
 			}
@@ -215,7 +215,7 @@ func (a *app) importObservations(c *cobra.Command, buf []byte, jsonOut bool) err
 	if err := a.openForWrite(c.Context()); err != nil {
 		return err
 	}
-	if err := a.eng.Observations().RecordObservations(c.Context(), obs); err != nil {
+	if err := a.eng.Observe(c.Context(), obs); err != nil {
 		return err
 	}
 	if jsonOut {
@@ -228,7 +228,7 @@ func (a *app) importObservations(c *cobra.Command, buf []byte, jsonOut bool) err
 // searchObservations finds the newest observations matching text, at or
 // after since and before until when they are set.
 func (a *app) searchObservations(ctx context.Context, text string, since, until *time.Time, limit int) ([]obsJSON, error) {
-	obs, _, err := a.eng.Observations().FindObservations(ctx, recall.ObservationFilter{Search: text, Since: since, Until: until, Desc: true, Limit: limit})
+	obs, _, err := a.eng.Timeline(ctx, recall.ObservationFilter{Search: text, Since: since, Until: until, Desc: true, Limit: limit})
 	if err != nil {
 		return nil, err
 	}

@@ -118,7 +118,7 @@ other: pins only protect from retention sweeps.`,
 				return err
 			}
 			if !f.confirm {
-				rep, err := a.eng.Forgetter().PlanPurge(c.Context(), cr, max(f.sample, 0))
+				rep, err := a.eng.PlanPurge(c.Context(), cr, max(f.sample, 0))
 				if err != nil {
 					return err
 				}
@@ -127,7 +127,7 @@ other: pins only protect from retention sweeps.`,
 				}
 				return widerError(rep)
 			}
-			rep, err := a.eng.Forgetter().Purge(c.Context(), cr)
+			rep, err := a.eng.Purge(c.Context(), cr)
 			if err != nil {
 				return err
 			}

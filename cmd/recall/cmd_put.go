@@ -50,7 +50,7 @@ memory instead of a duplicate.`,
 			if m.Anchors, err = a.eng.ResolveAnchors(f.anchors); err != nil {
 				return err
 			}
-			res, err := a.eng.Memories().PutMemory(c.Context(), m)
+			res, err := a.eng.Put(c.Context(), m)
 			if err != nil {
 				return err
 			}

@@ -45,14 +45,14 @@ configured and stored models, and how many memories are up to date or queued.`,
 					_ = bar.Set(done)
 				}
 			}
-			res, err := a.eng.VectorStore().Reindex(c.Context(), opts)
+			res, err := a.eng.Reindex(c.Context(), opts)
 			if bar != nil {
 				_ = bar.Finish()
 			}
 			if err != nil {
 				return err
 			}
-			st, err := a.eng.VectorStore().VectorStats(c.Context())
+			st, err := a.eng.ReindexStatus(c.Context())
 			if err != nil {
 				return err
 			}
@@ -72,7 +72,7 @@ configured and stored models, and how many memories are up to date or queued.`,
 
 // reindexStatus prints the vector counts and whether a reindex is due.
 func (a *app) reindexStatus(c *cobra.Command, jsonOut bool) error {
-	st, err := a.eng.VectorStore().VectorStats(c.Context())
+	st, err := a.eng.ReindexStatus(c.Context())
 	if err != nil {
 		return err
 	}

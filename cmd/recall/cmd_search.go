@@ -90,7 +90,7 @@ newest first. --since and --until filter strictly and take the same words.
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
-			hits, err := a.eng.Searcher().Search(c.Context(), q)
+			hits, err := a.eng.Search(c.Context(), q)
 			if err != nil {
 				return err
 			}

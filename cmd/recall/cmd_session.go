@@ -210,7 +210,7 @@ id. Store one with 'recall put FILE --collection procedures'.`,
 				}
 				return lc.RunE(lc, nil)
 			}
-			m, err := a.eng.Memories().FindMemory(c.Context(), args[0], procedureCollection)
+			m, err := a.eng.Get(c.Context(), args[0], procedureCollection)
 			if recall.ErrorCode(err) == recall.ENOTFOUND {
 				return recall.Errorf(recall.ENOTFOUND, "No procedure %q: see `recall procedure --list`.", args[0])
 			} else if err != nil {

@@ -33,7 +33,7 @@ when one type without a retention period carries most of the volume.`,
 			if err != nil {
 				return err
 			}
-			st, err := a.eng.Forgetter().StoreStats(c.Context(), t)
+			st, err := a.eng.Stats(c.Context(), t)
 			if err != nil {
 				return err
 			}

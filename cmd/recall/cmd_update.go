@@ -52,11 +52,11 @@ func (a *app) updateCommand() *cobra.Command {
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
-			m, err := a.eng.Memories().FindMemory(c.Context(), args[0], collection)
+			m, err := a.eng.Get(c.Context(), args[0], collection)
 			if err != nil {
 				return err
 			}
-			if m, err = a.eng.Memories().UpdateMemory(c.Context(), m.ID, upd); err != nil {
+			if m, err = a.eng.Update(c.Context(), m.ID, upd); err != nil {
 				return err
 			}
 			if jsonOut {
@@ -95,11 +95,11 @@ func (a *app) deleteCommand() *cobra.Command {
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
-			m, err := a.eng.Memories().FindMemory(c.Context(), args[0], collection)
+			m, err := a.eng.Get(c.Context(), args[0], collection)
 			if err != nil {
 				return err
 			}
-			if err := a.eng.Memories().DeleteMemory(c.Context(), m.ID); err != nil {
+			if err := a.eng.Delete(c.Context(), m.ID); err != nil {
 				return err
 			}
 			if jsonOut {

@@ -19,7 +19,7 @@ func (a *app) versionsCommand() *cobra.Command {
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
-			vs, err := a.eng.Memories().MemoryVersions(c.Context(), args[0])
+			vs, err := a.eng.Versions(c.Context(), args[0])
 			if err != nil {
 				return err
 			}
@@ -51,11 +51,11 @@ func (a *app) diffCommand() *cobra.Command {
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
-			old, err := a.eng.Memories().MemoryVersion(c.Context(), args[0], from)
+			old, err := a.eng.Version(c.Context(), args[0], from)
 			if err != nil {
 				return err
 			}
-			cur, err := a.eng.Memories().MemoryVersion(c.Context(), args[0], to)
+			cur, err := a.eng.Version(c.Context(), args[0], to)
 			if err != nil {
 				return err
 			}
@@ -97,7 +97,7 @@ func (a *app) restoreCommand() *cobra.Command {
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
-			m, err := a.eng.Memories().RestoreMemory(c.Context(), args[0], version)
+			m, err := a.eng.Restore(c.Context(), args[0], version)
 			if err != nil {
 				return err
 			}

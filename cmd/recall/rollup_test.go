@@ -24,7 +24,7 @@ func rollupApp(t *testing.T, config string) (*app, *bytes.Buffer) {
 	for i, v := range []string{"uses Vim", "uses Vim", "uses Helix", "uses Helix"} {
 		ms = append(ms, &recall.Memory{Title: "Editor", Type: "preference", Content: v, OccurredAt: day.Add(time.Duration(9+i*10) * time.Hour)})
 	}
-	if _, err := a.eng.Memories().ImportMemories(context.Background(), ms); err != nil {
+	if _, err := a.eng.Import(context.Background(), ms); err != nil {
 		t.Fatal(err)
 	}
 	return a, stderr

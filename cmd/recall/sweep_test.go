@@ -37,7 +37,7 @@ func recordOld(t *testing.T, a *app, n int) {
 	for i := range obs {
 		obs[i] = &recall.Observation{At: time.Now().AddDate(-1, 0, 0), Type: recall.ObsFileRead, Content: "read a file"}
 	}
-	if err := a.eng.Observations().RecordObservations(context.Background(), obs); err != nil {
+	if err := a.eng.Observe(context.Background(), obs); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -1,0 +1,45 @@
+package engine
+
+import (
+	"context"
+	"time"
+
+	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/maintain"
+)
+
+// EntryAction carries out one maintenance action (maintain.ActPin,
+// ActUnpin, ActSnooze, ActDemote, ActArchive, ActSupersede, ActVerify) on
+// the memory ref (an id or a key) in the project at rootFlag: a managed
+// entry's line moves between files as seed 000's editing rules say and
+// the store changes in one transaction. verb names the action in errors;
+// days is the snooze length.
+func (e *Engine) EntryAction(ctx context.Context, rootFlag, ref, action, verb string, days int, now time.Time) (Applied, error) {
+	ws, err := e.OpenWorkspace(ctx, rootFlag)
+	if err != nil {
+		return Applied{}, err
+	}
+	defer ws.Close()
+	id := ref
+	if !recall.IsID(id) {
+		m, err := e.Get(ctx, id, "")
+		if err != nil {
+			return Applied{}, err
+		}
+		id = m.ID
+	}
+	if err := CheckDuplicates(ws.Set, verb); err != nil {
+		return Applied{}, err
+	}
+	opts := maintain.Options{Now: now, SnoozeDays: days}
+	if m := ws.Mems[id]; m != nil {
+		opts.Hashes, _ = AnchorHashes(ws.Root, []*recall.Memory{m})
+	} else if m, err := e.Get(ctx, id, ""); err == nil {
+		opts.Hashes, _ = AnchorHashes(ws.Root, []*recall.Memory{m})
+	}
+	done, err := e.ApplyChoices(ctx, ws, []maintain.Choice{{ID: id, Action: action}}, opts, nil)
+	if err != nil {
+		return Applied{}, err
+	}
+	return done[0], nil
+}
