@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/sqlite"
 	"github.com/spf13/cobra"
 )
@@ -135,7 +136,7 @@ func timeHook(exe, store, wd string, runs int, payload func(int) string, wantOut
 // seedHookBench fills a store with n observations of realistic shape, a
 // few weeks of sessions and some pins.
 func seedHookBench(ctx context.Context, dir string, n int) error {
-	db := sqlite.NewDB(filepath.Join(dir, dbFile))
+	db := sqlite.NewDB(filepath.Join(dir, engine.DBFile))
 	if err := db.Open(); err != nil {
 		return err
 	}

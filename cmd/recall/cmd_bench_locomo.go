@@ -12,6 +12,7 @@ import (
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/chunk"
+	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/locomo"
 	"github.com/recall-mem/recall/sqlite"
 	"github.com/spf13/cobra"
@@ -108,26 +109,26 @@ The data is CC BY-NC and not shipped; the development split lives at
 // benchConfig returns the configuration a benchmark runs with and the file
 // it came from ("" for the defaults): --config FILE, or the store's
 // config.toml when there is one.
-func (a *app) benchConfig(file string) (*Config, string, error) {
+func (a *app) benchConfig(file string) (*engine.Config, string, error) {
 	if file != "" {
 		if _, err := os.Stat(file); err != nil {
 			return nil, "", recall.Errorf(recall.EINVALID, "Cannot read --config %s: %v. Give the path of a config.toml.", file, err)
 		}
-		cfg, err := loadConfig(file)
+		cfg, err := engine.LoadConfig(file)
 		return cfg, file, err
 	}
 	if a.eng.Config != nil {
-		return a.eng.Config, filepath.Join(a.eng.Location.Dir, configFile), nil
+		return a.eng.Config, filepath.Join(a.eng.Location.Dir, engine.ConfigFile), nil
 	}
-	loc, err := resolveStore(a.eng.StoreFlag, a.eng.GlobalFlag)
+	loc, err := engine.ResolveStore(a.eng.StoreFlag, a.eng.GlobalFlag)
 	if err != nil {
-		return defaultConfig(), "", nil // no store: the defaults
+		return engine.DefaultConfig(), "", nil // no store: the defaults
 	}
-	path := filepath.Join(loc.Dir, configFile)
+	path := filepath.Join(loc.Dir, engine.ConfigFile)
 	if _, err := os.Stat(path); err != nil {
-		return defaultConfig(), "", nil
+		return engine.DefaultConfig(), "", nil
 	}
-	cfg, err := loadConfig(path)
+	cfg, err := engine.LoadConfig(path)
 	return cfg, path, err
 }
 
@@ -153,7 +154,7 @@ func parseKs(s string) ([]int, error) {
 
 // runLocomo loads every conversation into its own temporary store and asks
 // its questions.
-func (a *app) runLocomo(ctx context.Context, convs []*locomo.Conversation, ks []int, mode string, cfg *Config) (*locomoReport, error) {
+func (a *app) runLocomo(ctx context.Context, convs []*locomo.Conversation, ks []int, mode string, cfg *engine.Config) (*locomoReport, error) {
 	rep := &locomoReport{Categories: map[int]locomo.Metrics{}}
 	sums := map[int]*locomo.Metrics{}
 	depth := max(ks[len(ks)-1], 20)
@@ -186,13 +187,13 @@ func (a *app) runLocomo(ctx context.Context, convs []*locomo.Conversation, ks []
 }
 
 // locomoConversation returns, per question, the dialog ids of the hits.
-func (a *app) locomoConversation(ctx context.Context, conv *locomo.Conversation, depth int, mode string, cfg *Config) ([][]string, map[string]any, error) {
+func (a *app) locomoConversation(ctx context.Context, conv *locomo.Conversation, depth int, mode string, cfg *engine.Config) ([][]string, map[string]any, error) {
 	dir, err := os.MkdirTemp("", "recall-locomo-")
 	if err != nil {
 		return nil, nil, err
 	}
 	defer os.RemoveAll(dir)
-	db := sqlite.NewDB(filepath.Join(dir, dbFile))
+	db := sqlite.NewDB(filepath.Join(dir, engine.DBFile))
 	if err := db.Open(); err != nil {
 		return nil, nil, err
 	}

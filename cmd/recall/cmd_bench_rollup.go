@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/rollup"
 	"github.com/recall-mem/recall/sqlite"
 	"github.com/spf13/cobra"
@@ -21,7 +22,7 @@ type benchStore struct {
 }
 
 func openBenchStore(dir string, now *time.Time) (*benchStore, error) {
-	db := sqlite.NewDB(filepath.Join(dir, dbFile))
+	db := sqlite.NewDB(filepath.Join(dir, engine.DBFile))
 	db.Now = func() time.Time { return *now }
 	if err := db.Open(); err != nil {
 		return nil, err
@@ -138,7 +139,7 @@ func (a *app) benchRollup(ctx context.Context, days, retention int) (*benchRollu
 	// The same pruning as the defaults of [rollup] keep_4h_days and
 	// keep_daily_days: 4h rollups live as long as raw entries.
 	day := 24 * time.Hour
-	keep := map[string]time.Duration{recall.Bucket4h: time.Duration(retention) * day, recall.BucketDaily: defaultKeepDailyDays * day}
+	keep := map[string]time.Duration{recall.Bucket4h: time.Duration(retention) * day, recall.BucketDaily: engine.DefaultKeepDailyDays * day}
 	res := &benchRollupResult{Days: days, RetentionDays: retention, Keys: len(stream.keys), Tokens: "estimate: bytes / 4"}
 	for d := 0; d < days; d++ {
 		ms, obs := stream.day(d)

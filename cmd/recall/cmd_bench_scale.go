@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/synth"
 	"github.com/spf13/cobra"
 )
@@ -130,7 +131,7 @@ func (a *app) runScale(ctx context.Context, n, queries int, seed uint64, budget,
 	}
 	if embedder != "" {
 		conf := fmt.Sprintf("[retrieval]\nembedder = %q\n", embedder)
-		if err := os.WriteFile(filepath.Join(dir, configFile), []byte(conf), 0o600); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, engine.ConfigFile), []byte(conf), 0o600); err != nil {
 			return nil, dir, err
 		}
 	}
@@ -310,7 +311,7 @@ func coldStart(ctx context.Context, dir string, qs []string, runs int) (latency,
 // storeBytes is the size of the database and its WAL.
 func storeBytes(dir string) int64 {
 	var total int64
-	for _, name := range []string{dbFile, dbFile + "-wal"} {
+	for _, name := range []string{engine.DBFile, engine.DBFile + "-wal"} {
 		if fi, err := os.Stat(filepath.Join(dir, name)); err == nil {
 			total += fi.Size()
 		}

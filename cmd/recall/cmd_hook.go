@@ -74,11 +74,11 @@ func (a *app) runClaudeHook(ctx context.Context) {
 	}
 	logDir := ""
 	budget := hookDefaultBudget
-	if loc, err := resolveStore(a.eng.StoreFlag, a.eng.GlobalFlag); err == nil {
+	if loc, err := engine.ResolveStore(a.eng.StoreFlag, a.eng.GlobalFlag); err == nil {
 		logDir = loc.Dir
 		// The budget is in the store's config, read here before the clock
 		// starts; a broken config is reported by open below.
-		if cfg, err := loadConfig(filepath.Join(loc.Dir, configFile)); err == nil && cfg.Hook.TimeoutMillis > 0 {
+		if cfg, err := engine.LoadConfig(filepath.Join(loc.Dir, engine.ConfigFile)); err == nil && cfg.Hook.TimeoutMillis > 0 {
 			budget = time.Duration(cfg.Hook.TimeoutMillis) * time.Millisecond
 		}
 	}
@@ -168,7 +168,7 @@ func (a *app) hookLog(p *hook.Payload, err error) {
 	dir := ""
 	if a.eng.Location != nil {
 		dir = a.eng.Location.Dir
-	} else if loc, lerr := resolveStore(a.eng.StoreFlag, a.eng.GlobalFlag); lerr == nil {
+	} else if loc, lerr := engine.ResolveStore(a.eng.StoreFlag, a.eng.GlobalFlag); lerr == nil {
 		dir = loc.Dir
 	}
 	a.writeHookLog(dir, p, err)

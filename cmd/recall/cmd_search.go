@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/rollup"
 	"github.com/spf13/cobra"
 )
@@ -94,7 +95,7 @@ newest first. --since and --until filter strictly and take the same words.
 			if err != nil {
 				return err
 			}
-			var obs []obsJSON
+			var obs []engine.ObservationJSON
 			if observations {
 				// Observations get their own list: not twice.
 				hits = slices.DeleteFunc(hits, func(h *recall.SearchHit) bool { return h.Memory.Collection == rollup.ObservationCollection })

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/recall-mem/recall/engine"
 	"github.com/spf13/cobra"
 )
 
@@ -54,11 +55,11 @@ func (a *app) initCommand() *cobra.Command {
 		Short: "Create a project store (.recall/) here, or the global store with --global",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			dir := filepath.Join(".", projectDir)
+			dir := filepath.Join(".", engine.ProjectDir)
 			reason := "project store in the working directory"
 			if a.eng.GlobalFlag {
 				var err error
-				if dir, err = globalStoreDir(); err != nil {
+				if dir, err = engine.GlobalStoreDir(); err != nil {
 					return err
 				}
 				reason = "global store"
@@ -69,7 +70,7 @@ func (a *app) initCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			_, statErr := os.Stat(filepath.Join(abs, dbFile))
+			_, statErr := os.Stat(filepath.Join(abs, engine.DBFile))
 			existed := statErr == nil
 			if err := os.MkdirAll(abs, 0o700); err != nil {
 				return err
@@ -103,11 +104,11 @@ func (a *app) whereCommand() *cobra.Command {
 		Short: "Print the store recall would use and why",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			loc, err := resolveStore(a.eng.StoreFlag, a.eng.GlobalFlag)
+			loc, err := engine.ResolveStore(a.eng.StoreFlag, a.eng.GlobalFlag)
 			if err != nil {
 				return err
 			}
-			_, statErr := os.Stat(filepath.Join(loc.Dir, dbFile))
+			_, statErr := os.Stat(filepath.Join(loc.Dir, engine.DBFile))
 			if jsonOut {
 				return writeJSON(a.stdout, map[string]any{"dir": loc.Dir, "reason": loc.Reason, "kind": loc.Kind, "exists": statErr == nil})
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/embed"
+	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/model2vec"
 	"github.com/recall-mem/recall/openai"
 	"github.com/recall-mem/recall/sentence"
@@ -18,7 +19,7 @@ import (
 // encoder and remote providers go through the queue, so that a write never
 // waits for a model: the memory is searchable by text at once and by
 // meaning when its vector lands.
-func newEmbedder(cfg RetrievalConfig) (e recall.Embedder, inline bool, err error) {
+func newEmbedder(cfg engine.RetrievalConfig) (e recall.Embedder, inline bool, err error) {
 	switch strings.ToLower(cfg.Embedder) {
 	case "", "builtin":
 		return builtinEncoder(), false, nil
