@@ -20,7 +20,6 @@ const (
 	hookDefaultBudget = 3 * time.Second
 	hookLogFile       = engine.HookLogFile
 	hookLogMaxBytes   = 1 << 20
-	hookAgent         = "claude-code"
 )
 
 func (a *app) hookCommand() *cobra.Command {
@@ -101,7 +100,7 @@ func (a *app) runClaudeHook(ctx context.Context) {
 			done <- result{err: err}
 			return
 		}
-		out, err := a.recordHook(ctx, p)
+		out, err := a.eng.RecordHook(ctx, p)
 		done <- result{out, err}
 	}()
 	select {
@@ -118,47 +117,6 @@ func (a *app) runClaudeHook(ctx context.Context) {
 		a.writeHookLog(logDir, p, fmt.Errorf("gave up after %v (is another process holding the store?); nothing was recorded", budget))
 		os.Exit(exitOK)
 	}
-}
-
-// recordHook records what p says and returns what the hook prints (the
-// SessionStart context), if anything.
-func (a *app) recordHook(ctx context.Context, p *hook.Payload) ([]byte, error) {
-	opt := hook.Options{MaxOutputBytes: a.eng.Config.Hook.MaxOutputBytes, Now: a.now(), Redactor: a.eng.Redactor}
-	obs := hook.Observations(p, opt)
-	if p.Event == hook.EventStop {
-		turn, err := hook.LastTurn(p.TranscriptPath)
-		if err != nil {
-			return nil, err
-		}
-		obs = hook.TurnObservations(p, turn, opt)
-	}
-	session := &recall.Session{ID: p.SessionID, Agent: hookAgent}
-	if len(obs) > 0 {
-		session.Project = obs[0].Project
-	}
-	switch p.Event {
-	case hook.EventUserPromptSubmit, hook.EventSessionEnd, hook.EventPreCompact:
-		// Make sure the session exists even when SessionStart was missed
-		// (hooks installed mid-session).
-		if err := a.eng.SessionStore().EnsureSession(ctx, session); err != nil {
-			return nil, err
-		}
-	}
-	if err := a.eng.Observe(ctx, obs); err != nil {
-		return nil, err
-	}
-	switch p.Event {
-	case hook.EventSessionStart:
-		rep, err := a.eng.Sessions().StartSession(ctx, session)
-		if err != nil {
-			return nil, err
-		}
-		return hook.SessionStartOutput(rep.Context)
-	case hook.EventSessionEnd:
-		_, err := a.eng.Sessions().EndSession(ctx, recall.SessionEnd{ID: p.SessionID})
-		return nil, err
-	}
-	return nil, nil
 }
 
 // hookLog appends one line about a failure to hook.log in the store

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"strings"
 
 	"github.com/recall-mem/recall"
@@ -100,7 +99,7 @@ title). Without --session, the newest session that has not ended.`,
 				return err
 			}
 			if end.ID == "" {
-				id, err := a.openSession(c.Context())
+				id, err := a.eng.OpenSession(c.Context())
 				if recall.ErrorCode(err) == recall.ENOTFOUND {
 					fprintf(a.stderr, "recall: warning: %s The summary goes to a new session.\n", recall.ErrorMessage(err))
 				} else if err != nil {
@@ -128,20 +127,6 @@ title). Without --session, the newest session that has not ended.`,
 	c.Flags().StringVar(&end.Pin, "pin", "", "pin a core memory with this `TITLE` (its text: --learned, else --summary)")
 	c.Flags().BoolVar(&jsonOut, "json", false, "print the session as JSON")
 	return c
-}
-
-// openSession returns the newest session that has not ended.
-func (a *app) openSession(ctx context.Context) (string, error) {
-	all, err := a.eng.SessionStore().FindSessions(ctx, 50)
-	if err != nil {
-		return "", err
-	}
-	for _, s := range all {
-		if s.EndedAt == nil {
-			return s.ID, nil
-		}
-	}
-	return "", recall.Errorf(recall.ENOTFOUND, "No open session: start one with `recall session start` or name it with --session.")
 }
 
 func (a *app) sessionListCommand() *cobra.Command {

@@ -1,0 +1,182 @@
+package engine_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
+	"github.com/recall-mem/recall/sqlite"
+)
+
+// testParts are the real SQLite backend and a hashing embedder, which
+// needs no model.
+func testParts() engine.Parts {
+	return engine.Parts{
+		OpenStore: func(path string, o recall.StoreOptions) (recall.Store, error) {
+			return sqlite.OpenStore(path, o)
+		},
+		CheckFiles:   sqlite.CheckFiles,
+		IsCorrupt:    sqlite.IsCorrupt,
+		PurgeMatcher: sqlite.PurgeMatcher,
+		NewEmbedder: func(cfg engine.RetrievalConfig) (recall.Embedder, bool, error) {
+			return letters{}, true, nil
+		},
+	}
+}
+
+// letters embeds a text as its letter counts: enough for vectors to
+// exist, with no model to load and no package the engine test depends on.
+type letters struct{}
+
+func (letters) Model() string { return "letters" }
+func (letters) Dim() int      { return 26 }
+func (letters) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		v := make([]float32, 26)
+		for _, r := range strings.ToLower(t) {
+			if r >= 'a' && r <= 'z' {
+				v[r-'a']++
+			}
+		}
+		v[0]++ // never the zero vector
+		out[i] = v
+	}
+	return out, nil
+}
+
+// openEngine opens an engine on a new store in a temporary directory and
+// checks the store's integrity when the test ends.
+func openEngine(t *testing.T) *engine.Engine {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), ".recall")
+	e := engine.New(testParts())
+	e.StoreFlag = dir
+	var log bytes.Buffer
+	e.Log = &log
+	if err := e.OpenForWrite(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := e.Check(context.Background()); err != nil {
+			t.Errorf("integrity: %v", err)
+		}
+		e.Close()
+	})
+	return e
+}
+
+func TestEngine_OpenForWrite(t *testing.T) {
+	e := openEngine(t)
+	if _, err := os.Stat(filepath.Join(e.Location.Dir, ".gitignore")); err != nil {
+		t.Fatalf("a new store gets a .gitignore: %v", err)
+	}
+	missing := engine.New(testParts())
+	missing.StoreFlag = filepath.Join(t.TempDir(), "nowhere")
+	if err := missing.Open(context.Background()); recall.ErrorCode(err) != recall.ENOTFOUND {
+		t.Fatalf("Open of a missing store = %v, want ENOTFOUND", err)
+	}
+}
+
+func TestEngine_MemoryLifecycle(t *testing.T) {
+	ctx := context.Background()
+	e := openEngine(t)
+	res, err := e.Put(ctx, &recall.Memory{Key: "deploy-rule", Content: "Deploys go through staging first."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := res.Memory.ID
+	content := "Deploys go through staging and a canary."
+	if _, err := e.Update(ctx, id, recall.MemoryUpdate{Content: &content}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := e.Get(ctx, "deploy-rule", "")
+	if err != nil || got.Version != 2 || got.Content != content {
+		t.Fatalf("Get = %+v, %v: want version 2 with the new content", got, err)
+	}
+	d, err := e.Diff(ctx, id, 1, 2)
+	if err != nil || !strings.Contains(string(d), "-Deploys go through staging first.") || !strings.Contains(string(d), "+"+content) {
+		t.Fatalf("Diff = %s, %v", d, err)
+	}
+	hits, err := e.Search(ctx, recall.SearchQuery{Text: "canary", Limit: 5})
+	if err != nil || len(hits) == 0 || hits[0].Memory.ID != id {
+		t.Fatalf("Search = %v, %v: want %s first", hits, err, id)
+	}
+	if err := e.Delete(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	if _, n, err := e.List(ctx, recall.MemoryFilter{}); err != nil || n != 0 {
+		t.Fatalf("List after delete = %d, %v", n, err)
+	}
+	if m, err := e.Restore(ctx, id, 1); err != nil || m.Content != "Deploys go through staging first." {
+		t.Fatalf("Restore = %+v, %v", m, err)
+	}
+	vs, err := e.Versions(ctx, id)
+	if err != nil || len(vs) != 4 {
+		t.Fatalf("Versions = %d, %v: want put, update, delete, restore", len(vs), err)
+	}
+}
+
+func TestEngine_EntryActionPins(t *testing.T) {
+	ctx := context.Background()
+	e := openEngine(t)
+	res, err := e.Put(ctx, &recall.Memory{Key: "editor", Title: "Editor", Content: "Helix with tabs of width 4."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := e.EntryAction(ctx, t.TempDir(), "editor", "pin", "pin", 30, e.Now())
+	if err != nil || d.ID != res.Memory.ID {
+		t.Fatalf("EntryAction = %+v, %v", d, err)
+	}
+	if m, err := e.Get(ctx, d.ID, ""); err != nil || !m.Pinned {
+		t.Fatalf("after pin: %+v, %v", m, err)
+	}
+}
+
+func TestEngine_Doctor(t *testing.T) {
+	e := openEngine(t)
+	extra := func() engine.Check { return engine.Check{Name: "extra", Status: engine.CheckOK} }
+	checks, err := e.Doctor(context.Background(), extra)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]string{}
+	for _, c := range checks {
+		names[c.Name] = c.Status
+	}
+	if names["extra"] != engine.CheckOK || names["orphans"] != engine.CheckOK || names["integrity (integrity_check, FTS5 integrity-check)"] != engine.CheckOK {
+		t.Fatalf("checks %+v", checks)
+	}
+}
+
+func TestEngine_BackupRestore(t *testing.T) {
+	ctx := context.Background()
+	e := openEngine(t)
+	if _, err := e.Put(ctx, &recall.Memory{Content: "kept in the backup"}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "b.db")
+	c, err := e.Backup(ctx, path)
+	if err != nil || c.Memories != 1 {
+		t.Fatalf("Backup = %+v, %v", c, err)
+	}
+	other := openEngine(t)
+	if c, err := other.RestoreBackup(ctx, path, false); err != nil || c.Memories != 1 {
+		t.Fatalf("RestoreBackup = %+v, %v", c, err)
+	}
+	if _, n, err := other.List(ctx, recall.MemoryFilter{}); err != nil || n != 1 {
+		t.Fatalf("restored store lists %d, %v", n, err)
+	}
+}
+
+func TestEngine_ServicesComplete(t *testing.T) {
+	e := openEngine(t)
+	if missing := e.Services().Missing(); len(missing) != 0 {
+		t.Fatalf("services missing %v", missing)
+	}
+}
