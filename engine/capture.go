@@ -34,7 +34,7 @@ func (e *Engine) Sessions() *journal.Service {
 		Memories: e.mem,
 		Dir:      e.MemoryDir(),
 		Budget:   e.Config.Hook.ContextTokens,
-		Sweeper:  e.heartbeatUpkeep(),
+		Upkeep:   e.heartbeatUpkeep(),
 		Checker:  e.Store.Upkeep(),
 		Now:      e.Now,
 	}
@@ -80,8 +80,8 @@ func (b bytesFirst) BuildContext(ctx context.Context, req recall.ContextRequest)
 // session_budget_ms) and, with [retention] enabled, observations past their
 // type's retention are swept (seed 003's opportunistic trigger: at least
 // 100 observations older than a day). Neither ever fails the session.
-func (e *Engine) heartbeatUpkeep() journal.Sweeper {
-	return journal.SweepFunc(func(ctx context.Context, _ time.Time) (int, error) {
+func (e *Engine) heartbeatUpkeep() journal.Upkeep {
+	return journal.UpkeepFunc(func(ctx context.Context, _ time.Time) (int, error) {
 		e.OpportunisticRollup(ctx, 0)
 		return e.OpportunisticSweep(ctx, e.Log), nil
 	})
