@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/forget"
 )
 
 // The use cases of an open store, one method each, so that every
@@ -90,29 +91,49 @@ func (e *Engine) PlanPurge(ctx context.Context, c recall.PurgeCriteria, sample i
 	return e.Forgetter().PlanPurge(ctx, c, sample)
 }
 
-// Purge deletes the matches completely.
+// Purge deletes the matches completely, then brings the markdown views in
+// line with the store. The report is returned even when the views could
+// not be rewritten (the error says so).
 func (e *Engine) Purge(ctx context.Context, c recall.PurgeCriteria) (*recall.PurgeReport, error) {
-	return e.Forgetter().Purge(ctx, c)
+	rep, err := e.Forgetter().Purge(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return rep, e.ScrubViews(ctx, c, rep)
 }
 
-// PlanSweep counts what a retention sweep would delete at now.
-func (e *Engine) PlanSweep(ctx context.Context, now time.Time) (*recall.SweepReport, error) {
-	return e.Forgetter().Sweep(ctx, e.RetentionPolicy(), now, true)
+// SweepAt applies the retention policy at now; with dryRun it only counts.
+func (e *Engine) SweepAt(ctx context.Context, now time.Time, dryRun bool) (*recall.SweepReport, error) {
+	return e.Forgetter().Sweep(ctx, e.RetentionPolicy(), now, dryRun)
 }
 
-// Stats counts the store's rows and measures its files at now.
+// Stats counts the store's rows and measures its files at now, with the
+// growth, projection and advice of the retention policy.
 func (e *Engine) Stats(ctx context.Context, now time.Time) (*recall.StoreStats, error) {
-	return e.Forgetter().StoreStats(ctx, now)
+	st, err := e.Forgetter().StoreStats(ctx, now)
+	if err != nil {
+		return nil, err
+	}
+	forget.Assess(st, e.RetentionPolicy())
+	return st, nil
 }
 
 // Tiers counts raw entries and rollups per tier.
 func (e *Engine) Tiers(ctx context.Context) ([]recall.TierStat, error) {
-	return e.Store.Rollups(nil).TierStats(ctx)
+	svc, err := e.Rollups()
+	if err != nil {
+		return nil, err
+	}
+	return svc.TierStats(ctx)
 }
 
 // ExplainRollup returns a rollup with all its sources.
 func (e *Engine) ExplainRollup(ctx context.Context, id string) (*recall.Rollup, error) {
-	return e.Store.Rollups(nil).FindRollup(ctx, id)
+	svc, err := e.Rollups()
+	if err != nil {
+		return nil, err
+	}
+	return svc.FindRollup(ctx, id)
 }
 
 // Reindex embeds the memories whose vectors are missing or stale.

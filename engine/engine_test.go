@@ -180,3 +180,32 @@ func TestEngine_ServicesComplete(t *testing.T) {
 		t.Fatalf("services missing %v", missing)
 	}
 }
+
+func TestEngine_PurgeStatsTiers(t *testing.T) {
+	ctx := context.Background()
+	e := openEngine(t)
+	for _, c := range []string{"the token is hunter2", "nothing secret here"} {
+		if _, err := e.Put(ctx, &recall.Memory{Content: c}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := recall.PurgeCriteria{Search: "hunter2", Memories: true}
+	plan, err := e.PlanPurge(ctx, c, 5)
+	if err != nil || plan.Memories != 1 {
+		t.Fatalf("PlanPurge = %+v, %v: want one memory", plan, err)
+	}
+	if rep, err := e.Purge(ctx, c); err != nil || rep.Memories != 1 {
+		t.Fatalf("Purge = %+v, %v", rep, err)
+	}
+	st, err := e.Stats(ctx, e.Now())
+	if err != nil || st.Memories != 1 || st.Advice == "" {
+		t.Fatalf("Stats = %+v, %v: want one memory and the policy's advice", st, err)
+	}
+	if rep, err := e.SweepAt(ctx, e.Now(), true); err != nil || rep.Deleted != 0 {
+		t.Fatalf("SweepAt dry run = %+v, %v", rep, err)
+	}
+	tiers, err := e.Tiers(ctx)
+	if err != nil || len(tiers) == 0 {
+		t.Fatalf("Tiers = %+v, %v", tiers, err)
+	}
+}

@@ -131,9 +131,6 @@ other: pins only protect from retention sweeps.`,
 			if err != nil {
 				return err
 			}
-			if err := a.eng.ScrubViews(c.Context(), cr, rep); err != nil {
-				return err
-			}
 			if err := a.printPurge(rep, f.jsonOut); err != nil {
 				return err
 			}

@@ -102,11 +102,7 @@ func (a *app) printRollupReport(rep *recall.RollupReport) {
 }
 
 func (a *app) explainRollup(ctx context.Context, id string, jsonOut bool) error {
-	svc, err := a.eng.Rollups()
-	if err != nil {
-		return err
-	}
-	r, err := svc.FindRollup(ctx, id)
+	r, err := a.eng.ExplainRollup(ctx, id)
 	if err != nil {
 		return err
 	}

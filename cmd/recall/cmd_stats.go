@@ -37,12 +37,10 @@ when one type without a retention period carries most of the volume.`,
 			if err != nil {
 				return err
 			}
-			p := a.eng.RetentionPolicy()
-			forget.Assess(st, p)
 			if jsonOut {
 				return writeJSON(a.stdout, st)
 			}
-			a.printStats(st, p)
+			a.printStats(st, a.eng.RetentionPolicy())
 			return nil
 		},
 	}

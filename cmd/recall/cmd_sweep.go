@@ -40,7 +40,7 @@ retention is on and at least 100 observations are older than a day.`,
 			if err != nil {
 				return err
 			}
-			rep, err := a.eng.Forgetter().Sweep(c.Context(), a.eng.RetentionPolicy(), t, dryRun)
+			rep, err := a.eng.SweepAt(c.Context(), t, dryRun)
 			if err != nil {
 				return err
 			}
