@@ -35,6 +35,25 @@ type Store interface {
 	Close() error
 }
 
+// Backend is a storage adapter as the program picks it: it opens stores
+// and knows their files. sqlite.Backend is one; a second backend is
+// another value of this interface handed to the engine.
+type Backend interface {
+	// OpenStore opens, creating if needed, the store whose database is at
+	// path.
+	OpenStore(path string, o StoreOptions) (Store, error)
+	// CheckFiles inspects a store's files without opening them: opening
+	// may discard a damaged log, so doctor runs this first.
+	CheckFiles(path string) []FileProblem
+	// IsCorrupt reports whether an open failed because the files are
+	// damaged.
+	IsCorrupt(err error) bool
+	// PurgeMatcher matches texts the way a purge's search does, for the
+	// copies kept outside the store (markdown views); nil when c has no
+	// search.
+	PurgeMatcher(c PurgeCriteria) (func(text string) bool, error)
+}
+
 // StoreOptions configures a store as it is opened.
 type StoreOptions struct {
 	// MaxContentBytes bounds a memory's content; 0 means the default.

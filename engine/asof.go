@@ -29,7 +29,7 @@ func (e *Engine) asOfSearcher(hist recall.HistoryReader, cfg *Config) func(ctx c
 			return nil, nil, err
 		}
 		release := func() { os.RemoveAll(dir) }
-		st, err := e.parts.OpenStore(filepath.Join(dir, DBFile), recall.StoreOptions{})
+		st, err := e.parts.Backend.OpenStore(filepath.Join(dir, DBFile), recall.StoreOptions{})
 		if err != nil {
 			release()
 			return nil, nil, err

@@ -199,7 +199,7 @@ const fileCheckName = "store files (database header, write-ahead log)"
 // must not open the store: the open would discard the log.
 func (e *Engine) fileCheck(dir string) (r Check, lost bool) {
 	r = Check{Name: fileCheckName, Status: CheckOK}
-	for _, p := range e.parts.CheckFiles(filepath.Join(dir, DBFile)) {
+	for _, p := range e.parts.Backend.CheckFiles(filepath.Join(dir, DBFile)) {
 		st := CheckWarn
 		if p.Lost {
 			st, lost = CheckFail, true
@@ -221,7 +221,7 @@ func (e *Engine) fileCheck(dir string) (r Check, lost bool) {
 // damaged. It returns false when the error is not damage (a missing store,
 // a bad config): doctor returns that error as every command does.
 func (e *Engine) openFailure(dir string, err error) (Check, bool) {
-	if !e.parts.IsCorrupt(err) {
+	if !e.parts.Backend.IsCorrupt(err) {
 		return Check{}, false
 	}
 	details := append([]string{fmt.Sprintf("%s cannot be opened: %v", filepath.Join(dir, DBFile), err)}, repairAdvice(dir)...)

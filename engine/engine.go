@@ -134,7 +134,7 @@ func (e *Engine) OpenAt(ctx context.Context, loc *Location, o OpenOptions) error
 	if err != nil {
 		return err
 	}
-	st, err := e.parts.OpenStore(filepath.Join(loc.Dir, DBFile), recall.StoreOptions{MaxContentBytes: cfg.Limits.MaxContentBytes, Redactor: red, Embedding: emb})
+	st, err := e.parts.Backend.OpenStore(filepath.Join(loc.Dir, DBFile), recall.StoreOptions{MaxContentBytes: cfg.Limits.MaxContentBytes, Redactor: red, Embedding: emb})
 	if err != nil {
 		return err
 	}

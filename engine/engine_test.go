@@ -17,12 +17,7 @@ import (
 // needs no model.
 func testParts() engine.Parts {
 	return engine.Parts{
-		OpenStore: func(path string, o recall.StoreOptions) (recall.Store, error) {
-			return sqlite.OpenStore(path, o)
-		},
-		CheckFiles:   sqlite.CheckFiles,
-		IsCorrupt:    sqlite.IsCorrupt,
-		PurgeMatcher: sqlite.PurgeMatcher,
+		Backend: sqlite.Backend{},
 		NewEmbedder: func(cfg engine.RetrievalConfig) (recall.Embedder, bool, error) {
 			return letters{}, true, nil
 		},

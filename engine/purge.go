@@ -17,7 +17,7 @@ func (e *Engine) ScrubViews(ctx context.Context, c recall.PurgeCriteria, rep *re
 	if _, err := os.Stat(e.MemoryDir()); os.IsNotExist(err) {
 		return nil
 	}
-	drop, err := e.parts.PurgeMatcher(c)
+	drop, err := e.parts.Backend.PurgeMatcher(c)
 	if err != nil {
 		return err
 	}

@@ -28,6 +28,28 @@ var (
 	_ recall.StoreUpkeep      = upkeep{}
 )
 
+// Backend is SQLite as the program picks its storage: the value handed
+// to the engine.
+type Backend struct{}
+
+var _ recall.Backend = Backend{}
+
+// OpenStore opens (creating if needed) the database at path.
+func (Backend) OpenStore(path string, o recall.StoreOptions) (recall.Store, error) {
+	return OpenStore(path, o)
+}
+
+// CheckFiles inspects the database files without opening them.
+func (Backend) CheckFiles(path string) []recall.FileProblem { return CheckFiles(path) }
+
+// IsCorrupt reports whether err says the database is damaged.
+func (Backend) IsCorrupt(err error) bool { return IsCorrupt(err) }
+
+// PurgeMatcher matches texts as a purge's search does.
+func (Backend) PurgeMatcher(c recall.PurgeCriteria) (func(text string) bool, error) {
+	return PurgeMatcher(c)
+}
+
 // OpenStore opens (creating if needed) the database at path with o.
 func OpenStore(path string, o recall.StoreOptions) (*Store, error) {
 	db := NewDB(path)

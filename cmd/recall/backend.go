@@ -8,17 +8,12 @@ import (
 )
 
 // backend is where the program picks its adapters: the SQLite store and
-// the embedders config can name. This is the one file of the command that
+// the providers config can name. This is the one file of the command that
 // names the storage package.
 func backend() engine.Parts {
 	return engine.Parts{
-		OpenStore: func(path string, o recall.StoreOptions) (recall.Store, error) {
-			return sqlite.OpenStore(path, o)
-		},
-		CheckFiles:   sqlite.CheckFiles,
-		IsCorrupt:    sqlite.IsCorrupt,
-		PurgeMatcher: sqlite.PurgeMatcher,
-		NewEmbedder:  newEmbedder,
+		Backend:     sqlite.Backend{},
+		NewEmbedder: newEmbedder,
 		NewSummarizer: func(endpoint, model, apiKey string) recall.RollupSummarizer {
 			return &chat.Client{Endpoint: endpoint, Model: model, APIKey: apiKey}
 		},
