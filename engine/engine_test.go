@@ -204,3 +204,38 @@ func TestEngine_PurgeStatsTiers(t *testing.T) {
 		t.Fatalf("Tiers = %+v, %v", tiers, err)
 	}
 }
+
+func TestEngine_Init(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "store")
+	e := engine.New(testParts())
+	e.StoreFlag = dir
+	r, err := e.Init(context.Background())
+	if err != nil || !r.Created || r.Dir != dir || r.Reason != "--store flag" {
+		t.Fatalf("Init = %+v, %v", r, err)
+	}
+	e.Close()
+	fi, err := os.Stat(dir)
+	if err != nil || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("store dir %v, %v: want 0700", fi, err)
+	}
+	again := engine.New(testParts())
+	again.StoreFlag = dir
+	if r, err := again.Init(context.Background()); err != nil || r.Created {
+		t.Fatalf("second Init = %+v, %v: want the store found", r, err)
+	}
+	again.Close()
+}
+
+func TestMemoryFromDocument(t *testing.T) {
+	m, err := engine.MemoryFromDocument([]byte("---\ntitle: Deploy rule\ntags: [ci, Deploy]\nconfidence: 0.5\n---\nStaging first.\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	engine.FillMemoryDefaults(m)
+	if m.Title != "Deploy rule" || m.Key != "deploy-rule" || m.Confidence != 0.5 || m.Content != "Staging first.\n" || m.CreatedBy == "" {
+		t.Fatalf("memory %+v", m)
+	}
+	if _, err := engine.MemoryFromDocument([]byte("---\nconfidence: high\n---\nx")); recall.ErrorCode(err) != recall.EINVALID {
+		t.Fatalf("a bad confidence = %v, want EINVALID", err)
+	}
+}

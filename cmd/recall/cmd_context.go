@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
 	"github.com/spf13/cobra"
 )
 
@@ -46,7 +47,7 @@ reports the tokens each section used and how many items did not fit.`,
 			}
 			req := recall.ContextRequest{Query: query, Budget: budget, Now: a.now(), Filter: f}
 			if now != "" {
-				if req.Now, err = parseTime("now", now); err != nil {
+				if req.Now, err = engine.ParseTime("now", now); err != nil {
 					return err
 				}
 			}

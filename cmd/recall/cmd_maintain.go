@@ -134,7 +134,7 @@ func (a *app) runMaintain(c *cobra.Command, f *maintainFlags) error {
 	}
 	now := a.now()
 	if f.now != "" {
-		t, err := parseTime("now", f.now)
+		t, err := engine.ParseTime("now", f.now)
 		if err != nil {
 			return err
 		}

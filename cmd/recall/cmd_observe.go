@@ -44,7 +44,7 @@ any word is accepted. --key names what the observation is about (e.g.
 			o := in.Observation()
 			o.Content = text
 			if at != "" {
-				t, err := parseTime("at", at)
+				t, err := engine.ParseTime("at", at)
 				if err != nil {
 					return err
 				}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/forget"
 	"github.com/spf13/cobra"
 )
@@ -16,7 +17,7 @@ func (a *app) clockAt(now string) (time.Time, error) {
 	if now == "" {
 		return a.now(), nil
 	}
-	return parseTime("now", now)
+	return engine.ParseTime("now", now)
 }
 
 // openAt opens the store and returns the command's reference time.
@@ -40,7 +41,7 @@ type purgeFlags struct {
 func (f *purgeFlags) criteria(c *cobra.Command, now time.Time) (recall.PurgeCriteria, error) {
 	cr := recall.PurgeCriteria{Project: f.project, Session: f.session, Type: f.typ, Search: f.search, Match: f.match, Memories: f.memories}
 	if f.before != "" {
-		t, err := parseTime("before", f.before)
+		t, err := engine.ParseTime("before", f.before)
 		if err != nil {
 			return cr, err
 		}

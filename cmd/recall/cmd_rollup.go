@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
 	"github.com/spf13/cobra"
 )
 
@@ -37,7 +38,7 @@ written without writing. --explain ID shows a rollup and its sources.`,
 			}
 			run := recall.RollupRun{DryRun: dryRun}
 			if nowFlag != "" {
-				t, err := parseTime("now", nowFlag)
+				t, err := engine.ParseTime("now", nowFlag)
 				if err != nil {
 					return err
 				}

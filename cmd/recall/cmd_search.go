@@ -164,7 +164,7 @@ func searchTimes(q *recall.SearchQuery, since, until, now, asOf string) error {
 		if v == "" {
 			return nil, nil
 		}
-		t, err := parseTime(flag, v)
+		t, err := engine.ParseTime(flag, v)
 		return &t, err
 	}
 	if n, err := parse("now", now); err != nil {

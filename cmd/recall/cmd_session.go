@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
 	"github.com/spf13/cobra"
 )
 
@@ -47,10 +48,10 @@ context within [hook] context_tokens.`,
 				return err
 			}
 			if s.Agent == "" {
-				s.Agent = defaultAuthor()
+				s.Agent = engine.DefaultAuthor()
 			}
 			if at != "" {
-				t, err := parseTime("at", at)
+				t, err := engine.ParseTime("at", at)
 				if err != nil {
 					return err
 				}

@@ -55,33 +55,11 @@ func (a *app) initCommand() *cobra.Command {
 		Short: "Create a project store (.recall/) here, or the global store with --global",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			dir := filepath.Join(".", engine.ProjectDir)
-			reason := "project store in the working directory"
-			if a.eng.GlobalFlag {
-				var err error
-				if dir, err = engine.GlobalStoreDir(); err != nil {
-					return err
-				}
-				reason = "global store"
-			} else if a.eng.StoreFlag != "" {
-				dir, reason = a.eng.StoreFlag, "--store flag"
-			}
-			abs, err := filepath.Abs(dir)
+			r, err := a.eng.Init(context.Background())
 			if err != nil {
 				return err
 			}
-			_, statErr := os.Stat(filepath.Join(abs, engine.DBFile))
-			existed := statErr == nil
-			if err := os.MkdirAll(abs, 0o700); err != nil {
-				return err
-			}
-			if err := os.Chmod(abs, 0o700); err != nil {
-				return err
-			}
-			a.eng.StoreFlag, a.eng.GlobalFlag = abs, false
-			if err := a.openForWrite(context.Background()); err != nil {
-				return err
-			}
+			abs, existed, reason := r.Dir, !r.Created, r.Reason
 			if jsonOut {
 				return writeJSON(a.stdout, map[string]any{"dir": abs, "created": !existed, "reason": reason})
 			}

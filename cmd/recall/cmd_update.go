@@ -37,7 +37,7 @@ func (a *app) updateCommand() *cobra.Command {
 				upd.Content = &s
 			}
 			if c.Flags().Changed("tags") {
-				t := normaliseTags(markdown.SplitList(tags))
+				t := recall.NormalizeTags(markdown.SplitList(tags))
 				upd.Tags, upd.MergeTags = &t, mergeTags
 			} else if mergeTags {
 				return usagef("--merge-tags needs --tags")
