@@ -14,8 +14,34 @@ import (
 	"github.com/recall-mem/recall"
 )
 
-// HookLogFile is the hooks' log in the store directory.
+// HookLogFile is the hooks' log in the store directory: a hook never
+// breaks the agent, so its failures go there.
 const HookLogFile = "hook.log"
+
+// hookLogMaxBytes is the size past which the hook log is rotated to
+// hook.log.1.
+const hookLogMaxBytes = 1 << 20
+
+// AppendHookLog appends line to the hook log of the store directory dir
+// (created 0700 if missing), rotating the log past hookLogMaxBytes. It
+// fails when the log cannot be opened, so that the caller says it
+// elsewhere.
+func AppendHookLog(dir, line string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	path := filepath.Join(dir, HookLogFile)
+	if fi, err := os.Stat(path); err == nil && fi.Size() > hookLogMaxBytes {
+		_ = os.Rename(path, path+".1")
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, _ = f.WriteString(line) // a full disk loses the line, as it would on stderr
+	return nil
+}
 
 // Check is one line of the doctor's report.
 type Check struct {

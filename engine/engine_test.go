@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/engine"
@@ -237,5 +238,26 @@ func TestMemoryFromDocument(t *testing.T) {
 	}
 	if _, err := engine.MemoryFromDocument([]byte("---\nconfidence: high\n---\nx")); recall.ErrorCode(err) != recall.EINVALID {
 		t.Fatalf("a bad confidence = %v, want EINVALID", err)
+	}
+}
+
+func TestEngine_HookBudgetAndLog(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, engine.ConfigFile), []byte("[hook]\ntimeout_ms = 250\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e := engine.New(testParts())
+	e.StoreFlag = dir
+	if got, budget := e.HookBudget(3 * time.Second); got != dir || budget != 250*time.Millisecond {
+		t.Fatalf("HookBudget = %s, %v: want the store's 250ms", got, budget)
+	}
+	if err := engine.AppendHookLog(dir, "one\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := engine.AppendHookLog(dir, "two\n"); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, engine.HookLogFile)); err != nil || string(b) != "one\ntwo\n" {
+		t.Fatalf("hook log %q, %v", b, err)
 	}
 }

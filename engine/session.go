@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"path/filepath"
+	"time"
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/hook"
@@ -63,4 +65,20 @@ func (e *Engine) OpenSession(ctx context.Context) (string, error) {
 		}
 	}
 	return "", recall.Errorf(recall.ENOTFOUND, "No open session: start one with `recall session start` or name it with --session.")
+}
+
+// HookBudget returns the directory of the store the flags select, where
+// hooks log ("" when none resolves), and how long a hook may take: that
+// store's [hook] timeout_ms, else def. It is read before the clock starts
+// and opens nothing; a broken config is reported by the open that follows.
+func (e *Engine) HookBudget(def time.Duration) (dir string, budget time.Duration) {
+	budget = def
+	loc, err := ResolveStore(e.StoreFlag, e.GlobalFlag)
+	if err != nil {
+		return "", budget
+	}
+	if cfg, err := LoadConfig(filepath.Join(loc.Dir, ConfigFile)); err == nil && cfg.Hook.TimeoutMillis > 0 {
+		budget = time.Duration(cfg.Hook.TimeoutMillis) * time.Millisecond
+	}
+	return loc.Dir, budget
 }

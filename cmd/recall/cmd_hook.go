@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/recall-mem/recall"
@@ -19,7 +18,6 @@ import (
 const (
 	hookDefaultBudget = 3 * time.Second
 	hookLogFile       = engine.HookLogFile
-	hookLogMaxBytes   = 1 << 20
 )
 
 func (a *app) hookCommand() *cobra.Command {
@@ -71,16 +69,7 @@ func (a *app) runClaudeHook(ctx context.Context) {
 	if p.CWD != "" && a.eng.StoreFlag == "" && os.Getenv("RECALL_STORE") == "" {
 		_ = os.Chdir(p.CWD)
 	}
-	logDir := ""
-	budget := hookDefaultBudget
-	if loc, err := engine.ResolveStore(a.eng.StoreFlag, a.eng.GlobalFlag); err == nil {
-		logDir = loc.Dir
-		// The budget is in the store's config, read here before the clock
-		// starts; a broken config is reported by open below.
-		if cfg, err := engine.LoadConfig(filepath.Join(loc.Dir, engine.ConfigFile)); err == nil && cfg.Hook.TimeoutMillis > 0 {
-			budget = time.Duration(cfg.Hook.TimeoutMillis) * time.Millisecond
-		}
-	}
+	logDir, budget := a.eng.HookBudget(hookDefaultBudget)
 	if p.Event == hook.EventSessionStart {
 		budget = budget * 5 / 3
 	}
@@ -121,7 +110,7 @@ func (a *app) runClaudeHook(ctx context.Context) {
 
 // hookLog appends one line about a failure to hook.log in the store
 // directory (or the global store when none resolves), rotating it past
-// hookLogMaxBytes. It never writes to stdout, which belongs to the agent.
+// 1 MiB (engine.AppendHookLog). It never writes to stdout, which belongs to the agent.
 func (a *app) hookLog(p *hook.Payload, err error) {
 	dir := ""
 	if a.eng.Location != nil {
@@ -142,19 +131,7 @@ func (a *app) writeHookLog(dir string, p *hook.Payload, err error) {
 	if recall.ErrorCode(err) != recall.EINTERNAL {
 		line = fmt.Sprintf("%s %s: %s\n", a.now().Format(time.RFC3339), event, recall.ErrorMessage(err))
 	}
-	if dir == "" || os.MkdirAll(dir, 0o700) != nil {
+	if dir == "" || engine.AppendHookLog(dir, line) != nil {
 		fmt.Fprint(a.stderr, "recall hook: "+line)
-		return
 	}
-	path := filepath.Join(dir, hookLogFile)
-	if fi, err := os.Stat(path); err == nil && fi.Size() > hookLogMaxBytes {
-		_ = os.Rename(path, path+".1")
-	}
-	f, ferr := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
-	if ferr != nil {
-		fmt.Fprint(a.stderr, "recall hook: "+line)
-		return
-	}
-	defer f.Close()
-	_, _ = f.WriteString(line)
 }
