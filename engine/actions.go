@@ -16,7 +16,7 @@ type Applied struct {
 	Tier   string `json:"tier"`
 }
 
-// entryOf finds the managed entry with id.
+// EntryOf finds the managed entry with id.
 func (ws *Workspace) EntryOf(id string) (recall.ManagedEntry, bool) {
 	for _, e := range ws.Set.Entries() {
 		if e.ID == id {

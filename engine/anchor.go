@@ -47,6 +47,8 @@ func AnchorHashes(root string, ms []*recall.Memory) (hashes, problems map[string
 	return CheckAnchors(ctx, root, ms)
 }
 
+// CheckAnchors hashes the anchored files of ms under root within ctx:
+// the hashes by path, and the paths that could not be hashed with why.
 func CheckAnchors(ctx context.Context, root string, ms []*recall.Memory) (hashes, problems map[string]string) {
 	hashes, problems = map[string]string{}, map[string]string{}
 	r, rootErr := os.OpenRoot(root)

@@ -104,6 +104,7 @@ type LimitsConfig struct {
 // DefaultKeepDailyDays is how long daily rollups outlive their week.
 const DefaultKeepDailyDays = 90
 
+// DefaultConfig is the configuration of a store without config.toml.
 func DefaultConfig() *Config {
 	return &Config{
 		Working:   WorkingConfig{File: "CLAUDE.local.md", BudgetWords: 1500},

@@ -105,10 +105,12 @@ type ObservationJSON struct {
 	Metadata json.RawMessage `json:"metadata,omitempty"`
 }
 
+// ToObservationJSON gives an observation its JSON form.
 func ToObservationJSON(o *recall.Observation) ObservationJSON {
 	return ObservationJSON{At: o.At, Type: o.Type, Key: o.Key, Session: o.Session, Project: o.Project, Tool: o.Tool, File: o.File, Content: o.Content, Metadata: o.Metadata}
 }
 
+// Observation is the observation j describes.
 func (j ObservationJSON) Observation() *recall.Observation {
 	return &recall.Observation{At: j.At.UTC(), Type: j.Type, Key: j.Key, Session: j.Session, Project: j.Project, Tool: j.Tool, File: j.File, Content: j.Content, Metadata: j.Metadata}
 }

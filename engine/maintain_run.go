@@ -9,7 +9,7 @@ import (
 	"github.com/recall-mem/recall/markdown"
 )
 
-// anchoredOf returns the memories of the Workspace named by anchor findings.
+// anchoredOf returns the memories of the workspace named by anchor findings.
 func anchoredOf(ws *Workspace, p *recall.MaintainPlan) []*recall.Memory {
 	var out []*recall.Memory
 	for _, f := range maintain.Findings(p, recall.FindingAnchor) {

@@ -18,7 +18,7 @@ type maintainSource struct {
 	now  func() time.Time
 }
 
-// Input loads the Workspace, refuses as seed 000 does when entries lack ids
+// Input loads the workspace, refuses as seed 000 does when entries lack ids
 // or share one, and collects anchors and daily logs. It changes nothing.
 func (s *maintainSource) Input(ctx context.Context) (*maintain.Input, error) {
 	ws, err := s.e.LoadWorkspace(ctx, s.root)
@@ -31,7 +31,7 @@ func (s *maintainSource) Input(ctx context.Context) (*maintain.Input, error) {
 	return s.e.PreviewInput(ctx, ws, s.now().UTC())
 }
 
-// PreviewInput is a plan's input on the reconciled view of the Workspace
+// PreviewInput is a plan's input on the reconciled view of the workspace
 // (as a sync would leave it), computed without writing anything.
 func (e *Engine) PreviewInput(ctx context.Context, ws *Workspace, now time.Time) (*maintain.Input, error) {
 	sp, err := e.PlanSync(ctx, ws, now)

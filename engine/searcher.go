@@ -8,7 +8,7 @@ import (
 	"github.com/recall-mem/recall/timeq"
 )
 
-// searcherFor builds the searcher 'recall search', 'recall context' and
+// SearcherFor builds the searcher 'recall search', 'recall context' and
 // 'recall bench locomo' use over a store, and describes its configuration
 // for benchmark reports.
 //
@@ -55,6 +55,7 @@ type RankingConfig struct {
 	TimeStrict     *bool    `toml:"time_strict"`
 }
 
+// Apply sets the options rc names over o.
 func (rc RankingConfig) Apply(o *rank.Options) {
 	set := func(dst *float64, v *float64) {
 		if v != nil {
@@ -83,6 +84,7 @@ func (rc RankingConfig) Apply(o *rank.Options) {
 	}
 }
 
+// EmbedderName names the configured embedder, "builtin" by default.
 func EmbedderName(cfg *Config) string {
 	if cfg.Retrieval.Embedder == "" {
 		return "builtin"

@@ -40,14 +40,14 @@ type Workspace struct {
 	Set     *markdown.Set
 	Records map[string]recall.SyncRecord
 	Mems    map[string]*recall.Memory // entries' and records' ids, and active working memories
-	unlock  func()                    // releases the project lock taken by openWorkspace
+	unlock  func()                    // releases the project lock taken by OpenWorkspace
 }
 
 // LockWait is how long a command waits for another one editing the same
 // project's files.
 const LockWait = 10 * time.Second
 
-// close releases the workspace's lock.
+// Close releases the workspace's lock.
 func (ws *Workspace) Close() {
 	if ws != nil && ws.unlock != nil {
 		ws.unlock()
