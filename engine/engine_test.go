@@ -261,3 +261,25 @@ func TestEngine_HookBudgetAndLog(t *testing.T) {
 		t.Fatalf("hook log %q, %v", b, err)
 	}
 }
+
+func TestEngine_ExportImport(t *testing.T) {
+	ctx := context.Background()
+	e := openEngine(t)
+	for _, c := range []string{"first", "second"} {
+		if _, err := e.Put(ctx, &recall.Memory{Content: c}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out bytes.Buffer
+	if err := e.Export(ctx, recall.MemoryFilter{}, &out); err != nil {
+		t.Fatal(err)
+	}
+	ms, err := engine.DecodeMemoryLines(out.Bytes())
+	if err != nil || len(ms) != 2 || ms[0].Content != "first" {
+		t.Fatalf("exported %d memories, %v: want both, oldest first", len(ms), err)
+	}
+	other := openEngine(t)
+	if res, err := other.Import(ctx, ms); err != nil || res.Added != 2 {
+		t.Fatalf("Import = %+v, %v", res, err)
+	}
+}

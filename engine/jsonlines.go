@@ -3,7 +3,9 @@ package engine
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
+	"io"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -142,4 +144,22 @@ func DecodeObservationLines(buf []byte) ([]*recall.Observation, error) {
 		out[i] = j.Observation()
 	}
 	return out, nil
+}
+
+// Export writes the memories matching f to w as JSON Lines, oldest first,
+// so that Import (after DecodeMemoryLines) keeps their order.
+func (e *Engine) Export(ctx context.Context, f recall.MemoryFilter, w io.Writer) error {
+	ms, _, err := e.List(ctx, f)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	for i := len(ms) - 1; i >= 0; i-- {
+		if err := enc.Encode(ms[i]); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
 }

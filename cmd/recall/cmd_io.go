@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
-
 	"github.com/recall-mem/recall/engine"
 	"github.com/spf13/cobra"
 )
@@ -76,19 +73,7 @@ func (a *app) exportCommand() *cobra.Command {
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
-			ms, _, err := a.eng.List(c.Context(), f)
-			if err != nil {
-				return err
-			}
-			w := bufio.NewWriter(a.stdout)
-			enc := json.NewEncoder(w)
-			enc.SetEscapeHTML(false)
-			for i := len(ms) - 1; i >= 0; i-- { // oldest first, so a re-import keeps their order
-				if err := enc.Encode(ms[i]); err != nil {
-					return err
-				}
-			}
-			return w.Flush()
+			return a.eng.Export(c.Context(), f, a.stdout)
 		},
 	}
 	ff.register(c)
