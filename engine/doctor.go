@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/hook"
 )
 
 // HookLogFile is the hooks' log in the store directory: a hook never
@@ -52,7 +53,8 @@ type Check struct {
 
 // Doctor checks the store's files, opens the store unless that
 // would discard damaged data, and runs every check. It returns an error
-// only when there is no store to check (or no config to read).
+// only when there is no store to check (or no config to read). extra
+// checks (an interface's own) run after the built-in ones, before git's.
 func (e *Engine) Doctor(ctx context.Context, extra ...func() Check) ([]Check, error) {
 	loc, err := ResolveStore(e.StoreFlag, e.GlobalFlag)
 	if err != nil {
@@ -102,6 +104,7 @@ func (e *Engine) diagnose(ctx context.Context, extra []func() Check) []Check {
 	}
 	out = append(out, e.embeddingCheck(ctx))
 	out = append(out, e.permissionCheck())
+	out = append(out, e.hookCheck())
 	for _, check := range extra {
 		out = append(out, check())
 	}
@@ -342,4 +345,42 @@ func (e *Engine) gitCheck(ctx context.Context) Check {
 	}
 	details = append(details, fmt.Sprintf("it holds captured prompts and commands: run `git rm -r --cached %s` and commit; the store's .gitignore keeps it out from then on", e.Location.Dir))
 	return Check{Name: name, Status: CheckWarn, Details: details}
+}
+
+// hookCheck reports where recall's Claude Code hooks are installed: the
+// project's settings (beside a project store, or the working directory)
+// and the user's. Missing hooks are a warning, not a failure.
+func (e *Engine) hookCheck() Check {
+	r := Check{Name: "claude code hooks", Status: CheckWarn}
+	var places []string
+	if e.Location.Kind == "project" {
+		places = append(places, filepath.Join(filepath.Dir(e.Location.Dir), ".claude", "settings.json"))
+	}
+	if wd, err := os.Getwd(); err == nil {
+		places = append(places, filepath.Join(wd, ".claude", "settings.json"))
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		places = append(places, filepath.Join(home, ".claude", "settings.json"))
+	}
+	seen := map[string]bool{}
+	for _, p := range places {
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		events, err := hook.Installed(p, HookCommandLine)
+		if err != nil || len(events) == 0 {
+			continue
+		}
+		r.Status = CheckOK
+		line := fmt.Sprintf("%s: %s", p, strings.Join(events, ", "))
+		if len(events) < len(hook.Events) {
+			line += fmt.Sprintf(" (%d of %d events; rerun `recall install claude`)", len(events), len(hook.Events))
+		}
+		r.Details = append(r.Details, line)
+	}
+	if r.Status == CheckWarn {
+		r.Details = []string{"not installed: run `recall install claude` (or --global) so sessions are captured"}
+	}
+	return r
 }

@@ -12,6 +12,9 @@ import (
 // HookAgent is the agent the Claude Code hook records sessions for.
 const HookAgent = "claude-code"
 
+// HookCommandLine is what the installed Claude Code hooks run.
+const HookCommandLine = "recall hook claude"
+
 // RecordHook records what p says and returns what the hook prints (the
 // SessionStart context), if anything.
 func (e *Engine) RecordHook(ctx context.Context, p *hook.Payload) ([]byte, error) {

@@ -1,14 +1,8 @@
 package main
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
-
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/engine"
-	"github.com/recall-mem/recall/hook"
 	"github.com/spf13/cobra"
 )
 
@@ -33,7 +27,7 @@ and warnings do not change the exit code.`,
   recall doctor --json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			results, err := a.eng.Doctor(c.Context(), a.hookCheck)
+			results, err := a.eng.Doctor(c.Context())
 			if err != nil {
 				return err
 			}
@@ -67,42 +61,4 @@ and warnings do not change the exit code.`,
 	}
 	c.Flags().BoolVar(&jsonOut, "json", false, "print the report as JSON")
 	return c
-}
-
-// hookCheck reports where recall's Claude Code hooks are installed: the
-// project's settings (beside a project store, or the working directory)
-// and the user's. Missing hooks are a warning, not a failure.
-func (a *app) hookCheck() engine.Check {
-	r := engine.Check{Name: "claude code hooks", Status: engine.CheckWarn}
-	var places []string
-	if a.eng.Location.Kind == "project" {
-		places = append(places, filepath.Join(filepath.Dir(a.eng.Location.Dir), ".claude", "settings.json"))
-	}
-	if wd, err := os.Getwd(); err == nil {
-		places = append(places, filepath.Join(wd, ".claude", "settings.json"))
-	}
-	if home, err := os.UserHomeDir(); err == nil {
-		places = append(places, filepath.Join(home, ".claude", "settings.json"))
-	}
-	seen := map[string]bool{}
-	for _, p := range places {
-		if seen[p] {
-			continue
-		}
-		seen[p] = true
-		events, err := hook.Installed(p, hookCommandLine)
-		if err != nil || len(events) == 0 {
-			continue
-		}
-		r.Status = engine.CheckOK
-		line := fmt.Sprintf("%s: %s", p, strings.Join(events, ", "))
-		if len(events) < len(hook.Events) {
-			line += fmt.Sprintf(" (%d of %d events; rerun `recall install claude`)", len(events), len(hook.Events))
-		}
-		r.Details = append(r.Details, line)
-	}
-	if r.Status == engine.CheckWarn {
-		r.Details = []string{"not installed: run `recall install claude` (or --global) so sessions are captured"}
-	}
-	return r
 }

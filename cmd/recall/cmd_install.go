@@ -5,12 +5,10 @@ import (
 	"path/filepath"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/hook"
 	"github.com/spf13/cobra"
 )
-
-// hookCommandLine is what the installed hooks run.
-const hookCommandLine = "recall hook claude"
 
 // claudeInstaller returns the installer for the project in the working
 // directory, or for the user's settings with --global.
@@ -94,7 +92,7 @@ exactly the entries it adds.`,
 	}
 	claude.Flags().BoolVar(&uninstall, "uninstall", false, "remove what install added")
 	claude.Flags().BoolVar(&jsonOut, "json", false, "print the changes as JSON")
-	claude.Flags().StringVar(&command, "command", hookCommandLine, "the hook command to install (e.g. with an absolute path)")
+	claude.Flags().StringVar(&command, "command", engine.HookCommandLine, "the hook command to install (e.g. with an absolute path)")
 	c.AddCommand(claude)
 	return c
 }
