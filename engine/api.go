@@ -201,3 +201,30 @@ func (e *Engine) StartBackground(ctx context.Context) (stop func()) {
 		<-done
 	}
 }
+
+// StartSession records a session, runs the heartbeat (sweep, rollups,
+// checks) and returns the bootstrap context.
+func (e *Engine) StartSession(ctx context.Context, s *recall.Session) (*recall.SessionStartReport, error) {
+	return e.Sessions().StartSession(ctx, s)
+}
+
+// EndSession stores a session's summary and rewrites the views.
+func (e *Engine) EndSession(ctx context.Context, end recall.SessionEnd) (*recall.Session, error) {
+	return e.Sessions().EndSession(ctx, end)
+}
+
+// ListSessions returns sessions, newest first; limit 0 means all.
+func (e *Engine) ListSessions(ctx context.Context, limit int) ([]*recall.Session, error) {
+	return e.SessionStore().FindSessions(ctx, limit)
+}
+
+// SyncProject reconciles the managed files of the project at rootFlag
+// (see ProjectRoot) and the store, under the project lock.
+func (e *Engine) SyncProject(ctx context.Context, rootFlag string, now time.Time) (*SyncReport, error) {
+	ws, err := e.OpenWorkspace(ctx, rootFlag)
+	if err != nil {
+		return nil, err
+	}
+	defer ws.Close()
+	return e.Sync(ctx, ws, now)
+}

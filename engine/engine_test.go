@@ -283,3 +283,55 @@ func TestEngine_ExportImport(t *testing.T) {
 		t.Fatalf("Import = %+v, %v", res, err)
 	}
 }
+
+func TestEngine_NamedEntryActions(t *testing.T) {
+	ctx := context.Background()
+	e := openEngine(t)
+	root := t.TempDir()
+	res, err := e.Put(ctx, &recall.Memory{Key: "style", Title: "Style", Content: "Tabs of width 4."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Pin(ctx, root, "style", e.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Unpin(ctx, root, "style", e.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Archive(ctx, root, res.Memory.ID, e.Now()); err != nil {
+		t.Fatal(err)
+	}
+	m, err := e.Get(ctx, res.Memory.ID, "")
+	if err != nil || m.Pinned || m.Status != recall.StatusArchived {
+		t.Fatalf("after pin, unpin, archive: %+v, %v", m, err)
+	}
+	if _, err := e.Pin(ctx, root, "no-such-key", e.Now()); recall.ErrorCode(err) != recall.ENOTFOUND {
+		t.Fatalf("Pin of an unknown key = %v, want ENOTFOUND", err)
+	}
+}
+
+func TestEngine_SessionsAndSync(t *testing.T) {
+	ctx := context.Background()
+	e := openEngine(t)
+	if _, err := e.StartSession(ctx, &recall.Session{ID: "s1", Agent: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := e.EndSession(ctx, recall.SessionEnd{ID: "s1", Summary: "tested"}); err != nil || s.Summary != "tested" {
+		t.Fatalf("EndSession = %+v, %v", s, err)
+	}
+	if all, err := e.ListSessions(ctx, 0); err != nil || len(all) != 1 {
+		t.Fatalf("ListSessions = %d, %v", len(all), err)
+	}
+	root := t.TempDir()
+	if _, err := e.Put(ctx, &recall.Memory{Content: "Run the linter before pushing.", Tier: recall.TierWorking}); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := e.SyncProject(ctx, root, e.Now())
+	if err != nil || len(rep.Appended) != 1 {
+		t.Fatalf("SyncProject = %+v, %v: want the working memory appended to the working file", rep, err)
+	}
+	b, err := os.ReadFile(filepath.Join(root, e.Config.Working.File))
+	if err != nil || !strings.Contains(string(b), "Run the linter before pushing.") {
+		t.Fatalf("working file %q, %v", b, err)
+	}
+}

@@ -43,3 +43,40 @@ func (e *Engine) EntryAction(ctx context.Context, rootFlag, ref, action, verb st
 	}
 	return done[0], nil
 }
+
+// Pin makes a memory core memory: never a pressure candidate, never
+// evicted.
+func (e *Engine) Pin(ctx context.Context, rootFlag, ref string, now time.Time) (Applied, error) {
+	return e.EntryAction(ctx, rootFlag, ref, maintain.ActPin, "pin", 30, now)
+}
+
+// Unpin lets maintenance demote a memory again.
+func (e *Engine) Unpin(ctx context.Context, rootFlag, ref string, now time.Time) (Applied, error) {
+	return e.EntryAction(ctx, rootFlag, ref, maintain.ActUnpin, "unpin", 30, now)
+}
+
+// Snooze keeps a memory out of pressure and staleness for days.
+func (e *Engine) Snooze(ctx context.Context, rootFlag, ref string, days int, now time.Time) (Applied, error) {
+	return e.EntryAction(ctx, rootFlag, ref, maintain.ActSnooze, "snooze", days, now)
+}
+
+// Demote moves a working memory to the register inbox.
+func (e *Engine) Demote(ctx context.Context, rootFlag, ref string, now time.Time) (Applied, error) {
+	return e.EntryAction(ctx, rootFlag, ref, maintain.ActDemote, "demote", 30, now)
+}
+
+// Archive moves a memory to the archive.
+func (e *Engine) Archive(ctx context.Context, rootFlag, ref string, now time.Time) (Applied, error) {
+	return e.EntryAction(ctx, rootFlag, ref, maintain.ActArchive, "archive", 30, now)
+}
+
+// Supersede marks a memory superseded; the next maintenance archives it.
+func (e *Engine) Supersede(ctx context.Context, rootFlag, ref string, now time.Time) (Applied, error) {
+	return e.EntryAction(ctx, rootFlag, ref, maintain.ActSupersede, "supersede", 30, now)
+}
+
+// Review marks a memory reviewed now and accepts its anchored files as
+// they are.
+func (e *Engine) Review(ctx context.Context, rootFlag, ref string, now time.Time) (Applied, error) {
+	return e.EntryAction(ctx, rootFlag, ref, maintain.ActVerify, "review", 30, now)
+}

@@ -44,13 +44,13 @@ func (e *Engine) RecordHook(ctx context.Context, p *hook.Payload) ([]byte, error
 	}
 	switch p.Event {
 	case hook.EventSessionStart:
-		rep, err := e.Sessions().StartSession(ctx, session)
+		rep, err := e.StartSession(ctx, session)
 		if err != nil {
 			return nil, err
 		}
 		return hook.SessionStartOutput(rep.Context)
 	case hook.EventSessionEnd:
-		_, err := e.Sessions().EndSession(ctx, recall.SessionEnd{ID: p.SessionID})
+		_, err := e.EndSession(ctx, recall.SessionEnd{ID: p.SessionID})
 		return nil, err
 	}
 	return nil, nil

@@ -57,7 +57,7 @@ context within [hook] context_tokens.`,
 				}
 				s.StartedAt = t
 			}
-			rep, err := a.eng.Sessions().StartSession(c.Context(), &s)
+			rep, err := a.eng.StartSession(c.Context(), &s)
 			if err != nil {
 				return err
 			}
@@ -108,7 +108,7 @@ title). Without --session, the newest session that has not ended.`,
 				}
 				end.ID = id
 			}
-			s, err := a.eng.Sessions().EndSession(c.Context(), end)
+			s, err := a.eng.EndSession(c.Context(), end)
 			if err != nil {
 				return err
 			}
@@ -144,7 +144,7 @@ memory/RECENT.md) or cold (archived, one line in memory/SUMMARY.md).`,
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
-			all, err := a.eng.SessionStore().FindSessions(c.Context(), limit)
+			all, err := a.eng.ListSessions(c.Context(), limit)
 			if err != nil {
 				return err
 			}

@@ -101,12 +101,7 @@ sorted with 2-space indentation.`,
   recall sync --json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			ws, err := a.eng.OpenWorkspace(c.Context(), root)
-			if err != nil {
-				return err
-			}
-			defer ws.Close()
-			rep, err := a.eng.Sync(c.Context(), ws, a.now())
+			rep, err := a.eng.SyncProject(c.Context(), root, a.now())
 			if err != nil {
 				return err
 			}
