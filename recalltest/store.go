@@ -181,3 +181,35 @@ func testUpkeep(t *testing.T, st, other recall.Store) {
 		t.Fatal("Clock is zero")
 	}
 }
+
+// TestVectorStore runs the contract of a store's vectors. open must return
+// a fresh, empty store that embeds every write inline with an embedder
+// that places texts sharing words near each other.
+func TestVectorStore(t *testing.T, open func(t *testing.T) recall.Store) {
+	ctx := context.Background()
+	st := open(t)
+	v := st.Vectors()
+	if v == nil {
+		t.Fatal("Vectors() is nil on a store opened with an embedder")
+	}
+	if !v.EmbedsInline() || v.EmbedderModel() == "" {
+		t.Fatalf("EmbedsInline %v, EmbedderModel %q: want inline and a model", v.EmbedsInline(), v.EmbedderModel())
+	}
+	deploy := mustPut(t, st.Memories(), &recall.Memory{Content: "deploy through staging first"})
+	mustPut(t, st.Memories(), &recall.Memory{Content: "the editor is helix"})
+	stats, err := v.VectorStats(ctx)
+	if err != nil || stats.Memories != 2 || stats.Embedded != 2 || stats.Queued != 0 {
+		t.Fatalf("VectorStats = %+v, %v: want both memories embedded, none queued", stats, err)
+	}
+	hits, err := v.SearchVectors(ctx, "staging deploy", 1)
+	if err != nil || len(hits) != 1 || hits[0].MemoryID != deploy.ID {
+		t.Fatalf("SearchVectors = %+v, %v: want %s", hits, err, deploy.ID)
+	}
+	if err := v.DrainQueue(ctx, time.Second); err != nil || v.QueuedHere() != 0 {
+		t.Fatalf("DrainQueue with nothing queued: %v, queued here %d", err, v.QueuedHere())
+	}
+	res, err := v.Reindex(ctx, recall.ReindexOptions{All: true})
+	if err != nil || res.Total != 2 || res.Embedded != 2 {
+		t.Fatalf("Reindex(All) = %+v, %v: want both memories", res, err)
+	}
+}

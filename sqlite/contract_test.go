@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/chunk"
 	"github.com/recall-mem/recall/recalltest"
 	"github.com/recall-mem/recall/sqlite"
 )
@@ -26,20 +27,34 @@ func TestObservationService_Contract(t *testing.T) {
 	})
 }
 
+// openStore opens a store in a temporary directory and checks its
+// integrity when the test ends.
+func openStore(t *testing.T, o recall.StoreOptions) recall.Store {
+	st, err := sqlite.OpenStore(filepath.Join(t.TempDir(), "recall.db"), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := st.Upkeep().Check(context.Background()); err != nil {
+			t.Errorf("integrity: %v", err)
+		}
+		st.Close()
+	})
+	return st
+}
+
 // TestStore_Contract runs the store seam's contract against SQLite: every
 // part the engine uses.
 func TestStore_Contract(t *testing.T) {
-	recalltest.TestStore(t, func(t *testing.T) recall.Store {
-		st, err := sqlite.OpenStore(filepath.Join(t.TempDir(), "recall.db"), recall.StoreOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			if err := st.Upkeep().Check(context.Background()); err != nil {
-				t.Errorf("integrity: %v", err)
-			}
-			st.Close()
+	recalltest.TestStore(t, func(t *testing.T) recall.Store { return openStore(t, recall.StoreOptions{}) })
+}
+
+// TestVectorStore_Contract runs the vectors' contract against SQLite with
+// an inline embedder.
+func TestVectorStore_Contract(t *testing.T) {
+	recalltest.TestVectorStore(t, func(t *testing.T) recall.Store {
+		return openStore(t, recall.StoreOptions{
+			Embedding: &recall.EmbeddingOptions{Embedder: newWordEmbedder("words"), Chunker: chunk.Splitter{}, Inline: true},
 		})
-		return st
 	})
 }
