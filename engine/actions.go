@@ -26,11 +26,11 @@ func (ws *Workspace) EntryOf(id string) (recall.ManagedEntry, bool) {
 	return recall.ManagedEntry{}, false
 }
 
-// ApplyChoices carries out actions: the entries' lines move between files
+// applyChoices carries out actions: the entries' lines move between files
 // as whole lines (seed 000's editing rules) and the store changes in one
 // transaction; nothing is written unless every action is valid. texts
 // holds the new text for update actions.
-func (e *Engine) ApplyChoices(ctx context.Context, ws *Workspace, choices []maintain.Choice, o maintain.Options, texts map[string]string) ([]Applied, error) {
+func (e *Engine) applyChoices(ctx context.Context, ws *Workspace, choices []maintain.Choice, o maintain.Options, texts map[string]string) ([]Applied, error) {
 	ch := recall.TierChanges{Op: "maintain"}
 	var out []Applied
 	for _, c := range choices {
@@ -79,7 +79,7 @@ func (e *Engine) ApplyChoices(ctx context.Context, ws *Workspace, choices []main
 		ch.Update = append(ch.Update, recall.MemoryChange{ID: c.ID, Update: upd})
 		out = append(out, done)
 	}
-	if err := e.Commit(ctx, ws, ch); err != nil {
+	if err := e.commit(ctx, ws, ch); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -88,29 +88,29 @@ func (e *Engine) PinObservation(ctx context.Context, id int64, pinned bool) erro
 
 // PlanPurge counts what Purge would remove, with up to sample matches.
 func (e *Engine) PlanPurge(ctx context.Context, c recall.PurgeCriteria, sample int) (*recall.PurgeReport, error) {
-	return e.Forgetter().PlanPurge(ctx, c, sample)
+	return e.forgetter().PlanPurge(ctx, c, sample)
 }
 
 // Purge deletes the matches completely, then brings the markdown views in
 // line with the store. The report is returned even when the views could
 // not be rewritten (the error says so).
 func (e *Engine) Purge(ctx context.Context, c recall.PurgeCriteria) (*recall.PurgeReport, error) {
-	rep, err := e.Forgetter().Purge(ctx, c)
+	rep, err := e.forgetter().Purge(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	return rep, e.ScrubViews(ctx, c, rep)
+	return rep, e.scrubViews(ctx, c, rep)
 }
 
 // SweepAt applies the retention policy at now; with dryRun it only counts.
 func (e *Engine) SweepAt(ctx context.Context, now time.Time, dryRun bool) (*recall.SweepReport, error) {
-	return e.Forgetter().Sweep(ctx, e.RetentionPolicy(), now, dryRun)
+	return e.forgetter().Sweep(ctx, e.RetentionPolicy(), now, dryRun)
 }
 
 // Stats counts the store's rows and measures its files at now, with the
 // growth, projection and advice of the retention policy.
 func (e *Engine) Stats(ctx context.Context, now time.Time) (*recall.StoreStats, error) {
-	st, err := e.Forgetter().StoreStats(ctx, now)
+	st, err := e.forgetter().StoreStats(ctx, now)
 	if err != nil {
 		return nil, err
 	}

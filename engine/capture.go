@@ -10,9 +10,9 @@ import (
 	"github.com/recall-mem/recall/pack"
 )
 
-// MemoryDir is where the session views live: memory/ at the project root
+// memoryDir is where the session views live: memory/ at the project root
 // for a project store (beside .recall/), else memory/ inside the store.
-func (e *Engine) MemoryDir() string {
+func (e *Engine) memoryDir() string {
 	if e.Location.Kind == "project" {
 		return filepath.Join(filepath.Dir(e.Location.Dir), "memory")
 	}
@@ -32,7 +32,7 @@ func (e *Engine) Sessions() *journal.Service {
 	j := &journal.Service{
 		Store:    e.SessionStore(),
 		Memories: e.mem,
-		Dir:      e.MemoryDir(),
+		Dir:      e.memoryDir(),
 		Budget:   e.Config.Hook.ContextTokens,
 		Upkeep:   e.heartbeatUpkeep(),
 		Checker:  e.Store.Upkeep(),

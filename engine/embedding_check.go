@@ -44,5 +44,5 @@ func (e *Engine) CheckEmbedding(ctx context.Context) {
 	}
 }
 
-// Vectors is the vector searcher for the ranking code: nil before open.
-func (e *Engine) Vectors() recall.VectorSearcher { return e.vec }
+// vectors is the vector searcher for the ranking code: nil before open.
+func (e *Engine) vectors() recall.VectorSearcher { return e.vec }

@@ -140,7 +140,7 @@ func (e *Engine) OpenAt(ctx context.Context, loc *Location, o OpenOptions) error
 	}
 	e.Location, e.Config, e.Store, e.Redactor = loc, cfg, st, red
 	e.mem, e.obs, e.vec = st.Memories(), st.Observations(), st.Vectors()
-	s, _ := e.SearcherFor(e.mem, e.Vectors(), e.mem, cfg)
+	s, _ := e.SearcherFor(e.mem, e.vectors(), e.mem, cfg)
 	e.search = e.rollupSearcher(s) // rollups are part of default search
 	return nil
 }

@@ -335,3 +335,24 @@ func TestEngine_SessionsAndSync(t *testing.T) {
 		t.Fatalf("working file %q, %v", b, err)
 	}
 }
+
+func TestEngine_PlanSyncWritesNothing(t *testing.T) {
+	ctx := context.Background()
+	e := openEngine(t)
+	if _, err := e.Put(ctx, &recall.Memory{Content: "Keep commits small.", Tier: recall.TierWorking}); err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	ws, err := e.OpenWorkspace(ctx, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	sp, err := e.PlanSync(ctx, ws, e.Now())
+	if err != nil || len(sp.Report().Appended) != 1 {
+		t.Fatalf("PlanSync = %+v, %v: want one entry to append", sp, err)
+	}
+	if _, err := os.Stat(filepath.Join(root, e.Config.Working.File)); !os.IsNotExist(err) {
+		t.Fatalf("the working file after a plan: %v, want none written", err)
+	}
+}

@@ -37,7 +37,7 @@ func (e *Engine) EntryAction(ctx context.Context, rootFlag, ref, action, verb st
 	} else if m, err := e.Get(ctx, id, ""); err == nil {
 		opts.Hashes, _ = AnchorHashes(ws.Root, []*recall.Memory{m})
 	}
-	done, err := e.ApplyChoices(ctx, ws, []maintain.Choice{{ID: id, Action: action}}, opts, nil)
+	done, err := e.applyChoices(ctx, ws, []maintain.Choice{{ID: id, Action: action}}, opts, nil)
 	if err != nil {
 		return Applied{}, err
 	}

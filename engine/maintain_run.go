@@ -78,7 +78,7 @@ func (e *Engine) MaintainSummary(ctx context.Context, root string, p *recall.Mai
 	}
 	s.MetadataFile = exists
 	if exists {
-		if s.Entries, err = e.WriteMetadata(ctx, root, md); err != nil {
+		if s.Entries, err = e.writeMetadata(ctx, root, md); err != nil {
 			return nil, err
 		}
 	} else {
@@ -103,7 +103,7 @@ func (e *Engine) MaintainPlan(ctx context.Context, ws *Workspace, now time.Time,
 	if ws, err = e.LoadWorkspace(ctx, ws.Root); err != nil {
 		return nil, changed, nil, err
 	}
-	in, err := e.PlanInput(ctx, ws)
+	in, err := e.planInput(ctx, ws)
 	if err != nil {
 		return nil, changed, nil, err
 	}
@@ -115,5 +115,5 @@ func (e *Engine) MaintainPlan(ctx context.Context, ws *Workspace, now time.Time,
 // workspace, refreshing the hashes of the anchored files its findings name.
 func (e *Engine) MaintainApply(ctx context.Context, ws *Workspace, p *recall.MaintainPlan, choices []maintain.Choice, o maintain.Options, texts map[string]string) ([]Applied, error) {
 	o.Hashes, _ = AnchorHashes(ws.Root, anchoredOf(ws, p))
-	return e.ApplyChoices(ctx, ws, dedupe(choices), o, texts)
+	return e.applyChoices(ctx, ws, dedupe(choices), o, texts)
 }

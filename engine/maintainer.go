@@ -28,23 +28,23 @@ func (s *maintainSource) Input(ctx context.Context) (*maintain.Input, error) {
 	if err := CheckEntries(ws.Set, "maintain"); err != nil {
 		return nil, err
 	}
-	return s.e.PreviewInput(ctx, ws, s.now().UTC())
+	return s.e.previewInput(ctx, ws, s.now().UTC())
 }
 
-// PreviewInput is a plan's input on the reconciled view of the workspace
+// previewInput is a plan's input on the reconciled view of the workspace
 // (as a sync would leave it), computed without writing anything.
-func (e *Engine) PreviewInput(ctx context.Context, ws *Workspace, now time.Time) (*maintain.Input, error) {
+func (e *Engine) previewInput(ctx context.Context, ws *Workspace, now time.Time) (*maintain.Input, error) {
 	sp, err := e.PlanSync(ctx, ws, now)
 	if err != nil {
 		return nil, err
 	}
 	ws.Mems = markdown.Preview(sp.in, sp.rep.SyncResult)
-	return e.PlanInput(ctx, ws)
+	return e.planInput(ctx, ws)
 }
 
-// PlanInput builds a plan's input from a loaded workspace.
-func (e *Engine) PlanInput(ctx context.Context, ws *Workspace) (*maintain.Input, error) {
-	anchored, err := e.TierStore().AnchoredMemories(ctx)
+// planInput builds a plan's input from a loaded workspace.
+func (e *Engine) planInput(ctx context.Context, ws *Workspace) (*maintain.Input, error) {
+	anchored, err := e.tierStore().AnchoredMemories(ctx)
 	if err != nil {
 		return nil, err
 	}

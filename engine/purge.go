@@ -8,13 +8,13 @@ import (
 	"github.com/recall-mem/recall"
 )
 
-// ScrubViews brings the markdown views in line with the store after a
+// scrubViews brings the markdown views in line with the store after a
 // purge: at once, not at the next session start.
-func (e *Engine) ScrubViews(ctx context.Context, c recall.PurgeCriteria, rep *recall.PurgeReport) error {
+func (e *Engine) scrubViews(ctx context.Context, c recall.PurgeCriteria, rep *recall.PurgeReport) error {
 	if rep.Matched()+rep.Copies()+rep.Sessions == 0 {
 		return nil
 	}
-	if _, err := os.Stat(e.MemoryDir()); os.IsNotExist(err) {
+	if _, err := os.Stat(e.memoryDir()); os.IsNotExist(err) {
 		return nil
 	}
 	drop, err := e.parts.Backend.PurgeMatcher(c)
@@ -22,10 +22,10 @@ func (e *Engine) ScrubViews(ctx context.Context, c recall.PurgeCriteria, rep *re
 		return err
 	}
 	if err := e.Sessions().Scrub(ctx, drop); err != nil {
-		return fmt.Errorf("the purge is done but the markdown views in %s were not rewritten (run it again): %w", e.MemoryDir(), err)
+		return fmt.Errorf("the purge is done but the markdown views in %s were not rewritten (run it again): %w", e.memoryDir(), err)
 	}
 	return nil
 }
 
-// Forgetter is the store's purge, sweep and stats service.
-func (e *Engine) Forgetter() recall.ForgetStore { return e.Store.Forgetting() }
+// forgetter is the store's purge, sweep and stats service.
+func (e *Engine) forgetter() recall.ForgetStore { return e.Store.Forgetting() }

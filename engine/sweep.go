@@ -21,7 +21,7 @@ func (e *Engine) RetentionPolicy() recall.RetentionPolicy {
 // Sweep applies the retention policy now. `recall sweep` and `recall
 // maintain --sweep` call it; the store must be open.
 func (e *Engine) Sweep(ctx context.Context) (*recall.SweepReport, error) {
-	return e.Forgetter().Sweep(ctx, e.RetentionPolicy(), e.Now(), false)
+	return e.forgetter().Sweep(ctx, e.RetentionPolicy(), e.Now(), false)
 }
 
 // OpportunisticSweep is the session-start heartbeat's sweep (seed 003): it

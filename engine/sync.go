@@ -13,8 +13,8 @@ import (
 // metaImportedKey marks in the store that metadata.json was imported once.
 const metaImportedKey = "tiers.metadata_imported"
 
-// TierStore is the store's bookkeeping for the managed files.
-func (e *Engine) TierStore() recall.TierStore { return e.Store.Tiers() }
+// tierStore is the store's bookkeeping for the managed files.
+func (e *Engine) tierStore() recall.TierStore { return e.Store.Tiers() }
 
 // SyncReport is what `recall sync` prints as JSON.
 type SyncReport struct {
@@ -32,6 +32,9 @@ type SyncPlan struct {
 	importing bool
 }
 
+// Report is what the planned sync would change.
+func (sp *SyncPlan) Report() *SyncReport { return sp.rep }
+
 // PlanSync reconciles the workspace's files and the store in memory: it
 // tags untagged entries, edits ws.Set and computes the store changes,
 // writing nothing.
@@ -45,7 +48,7 @@ func (e *Engine) PlanSync(ctx context.Context, ws *Workspace, now time.Time) (*S
 		return nil, err
 	}
 	sp.in = markdown.SyncInput{Set: ws.Set, Memories: ws.Mems, Records: ws.Records, Now: now}
-	imported, err := e.TierStore().StoreMeta(ctx, metaImportedKey)
+	imported, err := e.tierStore().StoreMeta(ctx, metaImportedKey)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +71,7 @@ func (e *Engine) Sync(ctx context.Context, ws *Workspace, now time.Time) (*SyncR
 	if err != nil {
 		return nil, err
 	}
-	if err := e.Commit(ctx, ws, sp.rep.Changes); err != nil {
+	if err := e.commit(ctx, ws, sp.rep.Changes); err != nil {
 		return nil, err
 	}
 	if sp.mdExists {
@@ -76,16 +79,16 @@ func (e *Engine) Sync(ctx context.Context, ws *Workspace, now time.Time) (*SyncR
 		if sp.importing {
 			sp.rep.Metadata = "imported"
 		}
-		if _, err := e.WriteMetadata(ctx, ws.Root, sp.md); err != nil {
+		if _, err := e.writeMetadata(ctx, ws.Root, sp.md); err != nil {
 			return nil, err
 		}
 	}
 	return sp.rep, nil
 }
 
-// Commit writes the changed files, then applies the store changes in one
+// commit writes the changed files, then applies the store changes in one
 // transaction, putting the files back if the transaction fails.
-func (e *Engine) Commit(ctx context.Context, ws *Workspace, ch recall.TierChanges) error {
+func (e *Engine) commit(ctx context.Context, ws *Workspace, ch recall.TierChanges) error {
 	undo, err := ws.Set.Write()
 	if err != nil {
 		return err
@@ -93,7 +96,7 @@ func (e *Engine) Commit(ctx context.Context, ws *Workspace, ch recall.TierChange
 	if len(ch.Insert)+len(ch.Update)+len(ch.Records)+len(ch.Drop)+len(ch.Meta) == 0 {
 		return nil
 	}
-	if err := e.TierStore().ApplyTierChanges(ctx, ch); err != nil {
+	if err := e.tierStore().ApplyTierChanges(ctx, ch); err != nil {
 		if uerr := undo(); uerr != nil {
 			return errors.Join(err, fmt.Errorf("restore files (run `recall sync` to repair): %w", uerr))
 		}
@@ -102,10 +105,10 @@ func (e *Engine) Commit(ctx context.Context, ws *Workspace, ch recall.TierChange
 	return nil
 }
 
-// WriteMetadata rewrites metadata.json from the store for every id it
+// writeMetadata rewrites metadata.json from the store for every id it
 // holds and every managed entry, keeping fields recall does not know. It
 // returns the number of entries.
-func (e *Engine) WriteMetadata(ctx context.Context, root string, md markdown.Metadata) (int, error) {
+func (e *Engine) writeMetadata(ctx context.Context, root string, md markdown.Metadata) (int, error) {
 	if md == nil {
 		md = markdown.Metadata{}
 	}

@@ -62,7 +62,7 @@ func (e *Engine) LoadWorkspace(ctx context.Context, root string) (*Workspace, er
 	if err != nil {
 		return nil, err
 	}
-	recs, err := e.TierStore().SyncRecords(ctx)
+	recs, err := e.tierStore().SyncRecords(ctx)
 	if err != nil {
 		return nil, err
 	}
