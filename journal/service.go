@@ -11,17 +11,19 @@ import (
 	"github.com/recall-mem/recall"
 )
 
-// Sweeper removes observations past their retention (the forgetting
-// package provides it). It returns how many it removed.
-type Sweeper interface {
-	Sweep(ctx context.Context, now time.Time) (int, error)
+// Upkeep is the housekeeping a session start runs before anything else:
+// the opportunistic retention sweep and rollups (the engine provides it).
+// It returns how many observations it removed. It is not recall.Sweeper,
+// which applies a retention policy to a store.
+type Upkeep interface {
+	Upkeep(ctx context.Context, now time.Time) (int, error)
 }
 
-// SweepFunc adapts a function to Sweeper.
-type SweepFunc func(ctx context.Context, now time.Time) (int, error)
+// UpkeepFunc adapts a function to Upkeep.
+type UpkeepFunc func(ctx context.Context, now time.Time) (int, error)
 
-// Sweep calls f.
-func (f SweepFunc) Sweep(ctx context.Context, now time.Time) (int, error) { return f(ctx, now) }
+// Upkeep calls f.
+func (f UpkeepFunc) Upkeep(ctx context.Context, now time.Time) (int, error) { return f(ctx, now) }
 
 // Checker verifies the store quickly, cheap enough for every session start.
 type Checker interface {
@@ -31,7 +33,7 @@ type Checker interface {
 // Service is the session lifecycle: it wraps a session store, keeps the
 // markdown views current and assembles the bootstrap context.
 type Service struct {
-	Store    recall.SessionService
+	Store    recall.SessionStore
 	Memories recall.MemoryService
 	// Dir is the memory/ directory that holds the views.
 	Dir string
@@ -40,8 +42,8 @@ type Service struct {
 	// sections); without it the context lists the heartbeat's findings.
 	Context recall.ContextBuilder
 	Budget  int
-	// Sweeper, when set, runs an opportunistic retention sweep on start.
-	Sweeper Sweeper
+	// Upkeep, when set, runs the opportunistic sweep and rollups on start.
+	Upkeep Upkeep
 	// Checker, when set, runs a quick integrity check on start.
 	Checker Checker
 	Now     func() time.Time
@@ -64,8 +66,8 @@ func (s *Service) now() time.Time {
 func (s *Service) StartSession(ctx context.Context, in *recall.Session) (*recall.SessionStartReport, error) {
 	var problems []string
 	swept := 0
-	if s.Sweeper != nil {
-		n, err := s.Sweeper.Sweep(ctx, s.now())
+	if s.Upkeep != nil {
+		n, err := s.Upkeep.Upkeep(ctx, s.now())
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("Retention sweep failed: %v.", err))
 		}

@@ -154,7 +154,7 @@ func TestService_Sweep(t *testing.T) {
 	clock := time.Date(2026, 1, 30, 9, 0, 0, 0, time.UTC)
 	s, _ := newService(t, &clock)
 	var swept time.Time
-	s.Sweeper = journal.SweepFunc(func(_ context.Context, now time.Time) (int, error) { swept = now; return 7, nil })
+	s.Upkeep = journal.UpkeepFunc(func(_ context.Context, now time.Time) (int, error) { swept = now; return 7, nil })
 	rep, err := s.StartSession(ctx, &recall.Session{ID: "a"})
 	if err != nil {
 		t.Fatal(err)
@@ -162,7 +162,7 @@ func TestService_Sweep(t *testing.T) {
 	if rep.Swept != 7 || !swept.Equal(clock) {
 		t.Errorf("swept %d at %v", rep.Swept, swept)
 	}
-	s.Sweeper = journal.SweepFunc(func(context.Context, time.Time) (int, error) { return 0, fmt.Errorf("disk full") })
+	s.Upkeep = journal.UpkeepFunc(func(context.Context, time.Time) (int, error) { return 0, fmt.Errorf("disk full") })
 	rep, err = s.StartSession(ctx, &recall.Session{ID: "b"})
 	if err != nil {
 		t.Fatal("a failing sweep stopped the session:", err)

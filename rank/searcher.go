@@ -16,7 +16,7 @@ import (
 // SQLite, a remote store or test fakes.
 type Searcher struct {
 	// Text returns BM25-ranked candidates (the store's full-text search).
-	Text recall.Searcher
+	Text recall.TextCandidates
 	// Vectors returns passages near the query; nil means none configured.
 	Vectors recall.VectorSearcher
 	// Memories loads vector candidates under the query's filter.

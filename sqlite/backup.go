@@ -17,19 +17,7 @@ import (
 
 // BackupCounts are the rows of a store by kind, for a backup's report and
 // to compare a restored store with its backup.
-type BackupCounts struct {
-	Memories     int64 `json:"memories"` // every status, deleted ones' history included below
-	Versions     int64 `json:"versions"`
-	Observations int64 `json:"observations"`
-	Sessions     int64 `json:"sessions"`
-	Rollups      int64 `json:"rollups"`
-	Vectors      int64 `json:"vectors"`
-}
-
-// Empty reports whether the store holds no data.
-func (c BackupCounts) Empty() bool {
-	return c.Memories+c.Versions+c.Observations+c.Sessions+c.Rollups == 0
-}
+type BackupCounts = recall.BackupCounts
 
 // Counts counts the rows of each kind.
 func (db *DB) Counts(ctx context.Context) (BackupCounts, error) {

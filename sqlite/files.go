@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/recall-mem/recall"
 	sqlite3 "modernc.org/sqlite"
 	sqlite3lib "modernc.org/sqlite/lib"
 )
@@ -19,14 +20,7 @@ import (
 // format page (https://www.sqlite.org/fileformat2.html).
 
 // FileProblem is damage found in a store file without opening it.
-type FileProblem struct {
-	File    string // the damaged file
-	Problem string // what is wrong, in a sentence
-	// Lost says that committed writes cannot be read back from the files:
-	// SQLite would discard them on the next open. Otherwise the damage is
-	// an incomplete last write, which SQLite drops as it should.
-	Lost bool
-}
+type FileProblem = recall.FileProblem
 
 // IsCorrupt reports whether err is SQLite saying the database file is
 // damaged or is not a database at all.

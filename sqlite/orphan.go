@@ -3,12 +3,13 @@ package sqlite
 import (
 	"context"
 	"fmt"
+
+	"github.com/recall-mem/recall"
 )
 
 // OrphanObservations is the Orphans kind of observations whose session
-// was never started: `recall observe --session ID` records them so by
-// design, and a hook does when its session row write failed.
-const OrphanObservations = "observations without a session"
+// was never started.
+const OrphanObservations = recall.OrphanObservations
 
 // Orphans counts rows that point at something missing, by kind. Every
 // count is zero in a healthy store. The FTS indexes are checked by Check.

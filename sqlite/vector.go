@@ -321,20 +321,7 @@ func (s *VectorService) refresh(ctx context.Context, e recall.Embedder) (*vector
 }
 
 // VectorStats describes the state of the vectors in a store.
-type VectorStats struct {
-	Model       string `json:"model"`        // the configured embedder
-	StoredModel string `json:"stored_model"` // the model of the stored vectors
-	Memories    int    `json:"memories"`
-	Embedded    int    `json:"embedded"` // memories whose current version has vectors of the configured model
-	Vectors     int    `json:"vectors"`  // passages with vectors
-	Queued      int    `json:"queued"`
-	Failing     int    `json:"failing"` // queued memories whose last attempt failed
-	LastError   string `json:"last_error,omitempty"`
-	// ProviderError is the embedder's last failure, kept until an
-	// embedding succeeds, and ProviderErrorAt when it happened.
-	ProviderError   string     `json:"provider_error,omitempty"`
-	ProviderErrorAt *time.Time `json:"provider_error_at,omitempty"`
-}
+type VectorStats = recall.VectorStats
 
 // Stats counts memories, vectors and the queue.
 func (s *VectorService) Stats(ctx context.Context) (*VectorStats, error) {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/recall-mem/recall"
 )
 
 // drainBatch is how many queued memories one drain step loads.
@@ -81,19 +83,10 @@ func (s *VectorService) Run(ctx context.Context) {
 }
 
 // ReindexOptions configure Reindex.
-type ReindexOptions struct {
-	All      bool                  // re-embed every memory, not only missing or stale ones
-	Progress func(done, total int) // called after each batch
-}
+type ReindexOptions = recall.ReindexOptions
 
 // ReindexResult counts what Reindex did.
-type ReindexResult struct {
-	Model    string `json:"model"`
-	Dim      int    `json:"dim"`
-	Embedded int    `json:"embedded"` // memories embedded (or found unchanged and kept)
-	Total    int    `json:"total"`    // memories that needed it
-	Removed  int    `json:"removed"`  // vectors of other models dropped
-}
+type ReindexResult = recall.ReindexResult
 
 // Reindex embeds every memory whose vectors are missing or stale (another
 // model, an older version), or all with opts.All, and then makes the

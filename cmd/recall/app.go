@@ -6,11 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/recall-mem/recall"
-	"github.com/recall-mem/recall/sqlite"
+	"github.com/recall-mem/recall/engine"
 	"github.com/spf13/cobra"
 )
 
@@ -27,26 +26,14 @@ type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 
-	storeFlag  string
-	globalFlag bool
-	// creates lets open create a missing store: init and the commands that
-	// write new data set it (see openForWrite); reads of a missing store
-	// are an error, so a typo in --store never leaves a store behind.
-	creates bool
-
-	store  *storeLocation
-	cfg    *Config
-	db     *sqlite.DB
-	mem    *sqlite.MemoryService
-	obs    *sqlite.ObservationService
-	search recall.Searcher
-	vec    *sqlite.VectorService // embeds after writes; see embedding.go
-
-	embedWarned bool // warnEmbedding has warned: once per process
+	// eng is recall itself: the store, once opened, and every use case.
+	eng *engine.Engine
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
-	return &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	e := engine.New(backend())
+	e.Log = stderr
+	return &app{stdin: stdin, stdout: stdout, stderr: stderr, eng: e}
 }
 
 // usageError marks errors that are the caller's syntax, exit code 2.
@@ -67,7 +54,7 @@ func (a *app) execute(ctx context.Context, args []string) int {
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
 	err := root.ExecuteContext(ctx)
-	a.checkEmbedding(ctx)
+	a.eng.CheckEmbedding(ctx)
 	a.close()
 	if err == nil {
 		return exitOK
@@ -103,8 +90,8 @@ store ($XDG_DATA_HOME/recall). Run 'recall where' to see which one is used.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.PersistentFlags().StringVar(&a.storeFlag, "store", "", "use the store in `DIR`")
-	root.PersistentFlags().BoolVar(&a.globalFlag, "global", false, "use the global store")
+	root.PersistentFlags().StringVar(&a.eng.StoreFlag, "store", "", "use the store in `DIR`")
+	root.PersistentFlags().BoolVar(&a.eng.GlobalFlag, "global", false, "use the global store")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usagef("%v (see '%s --help')", err, c.CommandPath())
 	})
@@ -140,75 +127,15 @@ func wrapArgs(c *cobra.Command) {
 	}
 }
 
-// open resolves the store, loads its config and opens the database. It is
-// called by every command that needs the store.
-func (a *app) open(ctx context.Context) error {
-	if a.db != nil {
-		return nil
-	}
-	loc, err := resolveStore(a.storeFlag, a.globalFlag)
-	if err != nil {
-		return err
-	}
-	if !a.creates {
-		if err := storeExists(loc); err != nil {
-			return err
-		}
-	}
-	cfg, err := loadConfig(filepath.Join(loc.Dir, configFile))
-	if err != nil {
-		return err
-	}
-	db := sqlite.NewDB(filepath.Join(loc.Dir, dbFile))
-	db.MaxContentBytes = cfg.Limits.MaxContentBytes
-	if db.Redactor, err = newRedactor(cfg.Redact); err != nil {
-		return err
-	}
-	if err := db.Open(); err != nil {
-		return err
-	}
-	a.store, a.cfg, a.db = loc, cfg, db
-	a.mem = sqlite.NewMemoryService(db)
-	a.obs = sqlite.NewObservationService(db)
-	if err := a.openVectors(); err != nil {
-		db.Close()
-		a.db = nil
-		return err
-	}
-	a.search, _ = a.searcherFor(a.mem, a.vectors(), a.mem, cfg)
-	a.search = a.rollupSearcher(a.search) // rollups are part of default search
-	return nil
-}
+// open opens the store the flags select: every command that needs the
+// store calls it.
+func (a *app) open(ctx context.Context) error { return a.eng.Open(ctx) }
 
 // openForWrite opens the store like open, creating it when it does not
 // exist yet: for init and the commands that add data.
-func (a *app) openForWrite(ctx context.Context) error {
-	a.creates = true
-	if a.db != nil {
-		return nil
-	}
-	loc, err := resolveStore(a.storeFlag, a.globalFlag)
-	if err != nil {
-		return err
-	}
-	existed := storeExists(loc) == nil
-	if err := a.open(ctx); err != nil {
-		return err
-	}
-	if !existed {
-		if err := writeStoreGitignore(loc.Dir); err != nil {
-			return fmt.Errorf("keep the new store out of git: %w", err)
-		}
-	}
-	return nil
-}
+func (a *app) openForWrite(ctx context.Context) error { return a.eng.OpenForWrite(ctx) }
 
-func (a *app) close() {
-	if a.db != nil {
-		a.db.Close()
-		a.db = nil
-	}
-}
+func (a *app) close() { a.eng.Close() }
 
 // now is the wall clock; commands that accept --now override it per call.
 func (a *app) now() time.Time { return time.Now().UTC() }

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/recall-mem/recall/sqlite"
+	"github.com/recall-mem/recall"
 	"github.com/spf13/cobra"
 )
 
@@ -27,7 +27,7 @@ observations, sessions and rollups.`,
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
-			counts, err := a.db.Backup(c.Context(), args[0])
+			counts, err := a.eng.Backup(c.Context(), args[0])
 			if err != nil {
 				return err
 			}
@@ -56,7 +56,7 @@ only replaced with --force (back it up first).`,
 			if err := a.openForWrite(c.Context()); err != nil {
 				return err
 			}
-			counts, err := a.db.Restore(c.Context(), args[0], force)
+			counts, err := a.eng.RestoreBackup(c.Context(), args[0], force)
 			if err != nil {
 				return err
 			}
@@ -69,7 +69,7 @@ only replaced with --force (back it up first).`,
 }
 
 // printCounts reports what a backup or a restored store holds.
-func (a *app) printCounts(jsonOut bool, did string, c sqlite.BackupCounts, prep, file string) error {
+func (a *app) printCounts(jsonOut bool, did string, c recall.BackupCounts, prep, file string) error {
 	if jsonOut {
 		return writeJSON(a.stdout, map[string]any{"file": file, "counts": c})
 	}

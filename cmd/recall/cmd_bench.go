@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/internal/bench"
 	"github.com/spf13/cobra"
 )
@@ -34,11 +35,11 @@ func (a *app) benchCommand() *cobra.Command {
 // parts the benchmarks measure, built as every command builds them. cfg
 // chooses the embedder and the searcher's settings; benchmarks that do not
 // use them may pass nil.
-func (a *app) benchProduct(cfg *Config) bench.Product {
+func (a *app) benchProduct(cfg *engine.Config) bench.Product {
 	return bench.Product{
-		DBFile:   dbFile,
+		DBFile:   engine.DBFile,
 		Embedder: func() (recall.Embedder, bool, error) { return newEmbedder(cfg.Retrieval) },
-		Searcher: bench.ProductSearcher(a.searcherFor, cfg),
+		Searcher: bench.ProductSearcher(a.eng.SearcherFor, cfg),
 		Open:     a.benchOpen,
 	}
 }
@@ -48,17 +49,17 @@ func (a *app) benchProduct(cfg *Config) bench.Product {
 func (a *app) benchOpen(ctx context.Context, dir, embedder string) (*bench.Store, error) {
 	if embedder != "" {
 		conf := fmt.Sprintf("[retrieval]\nembedder = %q\n", embedder)
-		if err := os.WriteFile(filepath.Join(dir, configFile), []byte(conf), 0o600); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, engine.ConfigFile), []byte(conf), 0o600); err != nil {
 			return nil, err
 		}
 	}
 	b := newApp(nil, io.Discard, a.stderr)
-	b.storeFlag = dir
-	if err := b.openForWrite(ctx); err != nil {
+	b.eng.StoreFlag = dir
+	if err := b.eng.OpenForWrite(ctx); err != nil {
 		return nil, err
 	}
-	e, _, _ := newEmbedder(b.cfg.Retrieval)
-	return &bench.Store{Memories: b.mem, Vectors: b.vec, Search: b.search, Context: b.contextBuilder(), Embedder: e, Close: b.close}, nil
+	e, _, _ := newEmbedder(b.eng.Config.Retrieval)
+	return &bench.Store{Memories: b.eng.Memories(), Vectors: b.eng.VectorStore(), Search: b.eng.Searcher(), Context: b.eng.ContextBuilder(), Embedder: e, Close: b.close}, nil
 }
 
 // benchPrint prints a benchmark's report, as JSON with --json, unless the

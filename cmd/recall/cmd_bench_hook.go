@@ -1,12 +1,13 @@
 package main
 
 import (
+	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/internal/bench"
 	"github.com/spf13/cobra"
 )
 
 func (a *app) benchHookCommand() *cobra.Command {
-	h := bench.Hook{Product: a.benchProduct(nil), LogFile: hookLogFile, Log: a.stderr}
+	h := bench.Hook{Product: a.benchProduct(nil), LogFile: engine.HookLogFile, Log: a.stderr}
 	var jsonOut bool
 	c := &cobra.Command{
 		Use:     "hook",

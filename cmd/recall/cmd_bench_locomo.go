@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/internal/bench"
 	"github.com/recall-mem/recall/internal/locomo"
 	"github.com/spf13/cobra"
@@ -51,25 +52,25 @@ func (a *app) benchLocomoCommand() *cobra.Command {
 // benchConfig returns the configuration a benchmark runs with and the file
 // it came from ("" for the defaults): --config FILE, or the store's
 // config.toml when there is one.
-func (a *app) benchConfig(file string) (*Config, string, error) {
+func (a *app) benchConfig(file string) (*engine.Config, string, error) {
 	if file != "" {
 		if _, err := os.Stat(file); err != nil {
 			return nil, "", recall.Errorf(recall.EINVALID, "Cannot read --config %s: %v. Give the path of a config.toml.", file, err)
 		}
-		cfg, err := loadConfig(file)
+		cfg, err := engine.LoadConfig(file)
 		return cfg, file, err
 	}
-	if a.cfg != nil {
-		return a.cfg, filepath.Join(a.store.Dir, configFile), nil
+	if a.eng.Config != nil {
+		return a.eng.Config, filepath.Join(a.eng.Location.Dir, engine.ConfigFile), nil
 	}
-	loc, err := resolveStore(a.storeFlag, a.globalFlag)
+	loc, err := engine.ResolveStore(a.eng.StoreFlag, a.eng.GlobalFlag)
 	if err != nil {
-		return defaultConfig(), "", nil // no store: the defaults
+		return engine.DefaultConfig(), "", nil // no store: the defaults
 	}
-	path := filepath.Join(loc.Dir, configFile)
+	path := filepath.Join(loc.Dir, engine.ConfigFile)
 	if _, err := os.Stat(path); err != nil {
-		return defaultConfig(), "", nil
+		return engine.DefaultConfig(), "", nil
 	}
-	cfg, err := loadConfig(path)
+	cfg, err := engine.LoadConfig(path)
 	return cfg, path, err
 }

@@ -3,12 +3,13 @@ package main
 import (
 	"time"
 
+	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/internal/bench"
 	"github.com/spf13/cobra"
 )
 
 func (a *app) benchRollupCommand() *cobra.Command {
-	ro := bench.Rollup{Product: a.benchProduct(nil), KeepDaily: defaultKeepDailyDays * 24 * time.Hour}
+	ro := bench.Rollup{Product: a.benchProduct(nil), KeepDaily: engine.DefaultKeepDailyDays * 24 * time.Hour}
 	var jsonOut bool
 	c := &cobra.Command{
 		Use:     "rollup",

@@ -1,44 +1,10 @@
 package main
 
 import (
-	"context"
-
 	"github.com/recall-mem/recall"
-	"github.com/recall-mem/recall/journal"
-	"github.com/recall-mem/recall/pack"
-	"github.com/recall-mem/recall/rollup"
+	"github.com/recall-mem/recall/engine"
 	"github.com/spf13/cobra"
 )
-
-// contextHits is how many query hits a context pack considers; the budget
-// decides how many of them fit.
-const contextHits = 20
-
-// contextBuilder returns the context assembler over the open store: pinned
-// core, working set, then the best hits for the query. Call a.open first.
-// The hook (SessionStart) and the MCP server use it too; sections from
-// other packages (recent sessions, rollups) are appended here.
-func (a *app) contextBuilder() recall.ContextBuilder {
-	return pack.NewBuilder(a.contextSections()...)
-}
-
-// contextSections are the sections of contextBuilder, in priority order.
-func (a *app) contextSections() []pack.Section {
-	return []pack.Section{
-		pack.Pinned(a.mem),
-		pack.Working(a.mem),
-		pack.Hits(a.search, contextHits),
-		pack.Section{Name: rollup.SectionName, Title: "Rollups (what history says now)", Fetch: a.rollupItems},
-		pack.Section{Name: "sessions", Title: "Recent sessions", Fetch: journal.RecentSessions(a.sessionStore())},
-	}
-}
-
-// rollupItems offers the current rollups, which stand in for the raw
-// entries they cover.
-func (a *app) rollupItems(ctx context.Context, req recall.ContextRequest) ([]recall.ContextItem, error) {
-	sec, err := a.rollupSection().Build(ctx, req)
-	return sec.Items, err
-}
 
 func (a *app) contextCommand() *cobra.Command {
 	var ff filterFlags
@@ -77,15 +43,15 @@ reports the tokens each section used and how many items did not fit.`,
 				return err
 			}
 			if !c.Flags().Changed("budget") {
-				budget = a.cfg.Hook.ContextTokens
+				budget = a.eng.Config.Hook.ContextTokens
 			}
 			req := recall.ContextRequest{Query: query, Budget: budget, Now: a.now(), Filter: f}
 			if now != "" {
-				if req.Now, err = parseTime("now", now); err != nil {
+				if req.Now, err = engine.ParseTime("now", now); err != nil {
 					return err
 				}
 			}
-			p, err := a.contextBuilder().BuildContext(c.Context(), req)
+			p, err := a.eng.Context(c.Context(), req)
 			if err != nil {
 				return err
 			}

@@ -23,7 +23,7 @@ func (a *app) demoCommand() *cobra.Command {
 			if !keep {
 				defer os.RemoveAll(dir)
 			}
-			a.storeFlag, a.globalFlag = dir, false
+			a.eng.StoreFlag, a.eng.GlobalFlag = dir, false
 			if err := a.openForWrite(c.Context()); err != nil {
 				return err
 			}
@@ -44,7 +44,7 @@ func (a *app) demoCommand() *cobra.Command {
 
 func (a *app) runDemo(ctx context.Context) error {
 	say := func(format string, args ...any) { fprintf(a.stdout, format+"\n", args...) }
-	say("recall demo: a temporary embedded store at %s\n", a.store.Dir)
+	say("recall demo: a temporary embedded store at %s\n", a.eng.Location.Dir)
 
 	docs := []recall.Memory{
 		{Title: "Deploy rule", Type: "decision", Tags: []string{"deploy", "ci"}, Context: "Agreed after the March outage",
@@ -59,7 +59,7 @@ func (a *app) runDemo(ctx context.Context) error {
 	for i := range docs {
 		m := docs[i]
 		m.Key, m.CreatedBy = recall.Slugify(m.Title), "demo"
-		res, err := a.mem.PutMemory(ctx, &m)
+		res, err := a.eng.Put(ctx, &m)
 		if err != nil {
 			return err
 		}
@@ -67,10 +67,10 @@ func (a *app) runDemo(ctx context.Context) error {
 		say("   %s  %-28s collection=%s", res.Memory.ID, res.Memory.Key, res.Memory.Collection)
 	}
 
-	if a.vec != nil && !a.vec.Inline {
+	if a.eng.VectorStore() != nil && !a.eng.VectorStore().EmbedsInline() {
 		// A server embeds queued memories in the background; the demo
 		// has no server, so it drains the queue itself.
-		if err := a.vec.DrainQueue(ctx, 0); err != nil {
+		if err := a.eng.VectorStore().DrainQueue(ctx, 0); err != nil {
 			return err
 		}
 		say("   (embedded by the built-in sentence encoder, off the write path)")
@@ -82,7 +82,7 @@ func (a *app) runDemo(ctx context.Context) error {
 			note = "no word in common with the answer: found by meaning"
 		}
 		say("\n2%c. search %q (%s)", 'a'+i, q, note)
-		hits, err := a.search.Search(ctx, recall.SearchQuery{Text: q, Limit: 3, Now: a.now()})
+		hits, err := a.eng.Search(ctx, recall.SearchQuery{Text: q, Limit: 3, Now: a.now()})
 		if err != nil {
 			return err
 		}
@@ -92,7 +92,7 @@ func (a *app) runDemo(ctx context.Context) error {
 	}
 
 	say("\n3. get deploy-rule --format context (text ready to inject into a prompt)")
-	m, err := a.mem.FindMemory(ctx, "deploy-rule", "")
+	m, err := a.eng.Get(ctx, "deploy-rule", "")
 	if err != nil {
 		return err
 	}
@@ -103,13 +103,13 @@ func (a *app) runDemo(ctx context.Context) error {
 	say("\n4. update: the canary window changes; every change is a new version")
 	content := strings.Replace(m.Content, "30 minutes", "an hour", 1)
 	tags := []string{"canary"}
-	if m, err = a.mem.UpdateMemory(ctx, m.ID, recall.MemoryUpdate{Content: &content, Tags: &tags, MergeTags: true}); err != nil {
+	if m, err = a.eng.Update(ctx, m.ID, recall.MemoryUpdate{Content: &content, Tags: &tags, MergeTags: true}); err != nil {
 		return err
 	}
 	say("   %s is now version %d, tags %s", m.ID, m.Version, strings.Join(m.Tags, ","))
 
 	say("\n5. put the same key again: a new version, not a duplicate")
-	res, err := a.mem.PutMemory(ctx, &recall.Memory{Key: "editor-preference", Title: "Editor preference", Type: "preference",
+	res, err := a.eng.Put(ctx, &recall.Memory{Key: "editor-preference", Title: "Editor preference", Type: "preference",
 		Content: "The user switched to Helix; tabs of width 4 still."})
 	if err != nil {
 		return err
@@ -117,15 +117,15 @@ func (a *app) runDemo(ctx context.Context) error {
 	say("   %s created=%v version=%d", res.Memory.ID, res.Created, res.Memory.Version)
 
 	say("\n6. delete, then restore from history")
-	if err := a.mem.DeleteMemory(ctx, ids[2]); err != nil {
+	if err := a.eng.Delete(ctx, ids[2]); err != nil {
 		return err
 	}
-	_, total, _ := a.mem.FindMemories(ctx, recall.MemoryFilter{})
+	_, total, _ := a.eng.List(ctx, recall.MemoryFilter{})
 	say("   deleted %s; %d memories remain", ids[2], total)
-	if m, err = a.mem.RestoreMemory(ctx, ids[2], 1); err != nil {
+	if m, err = a.eng.Restore(ctx, ids[2], 1); err != nil {
 		return err
 	}
-	vs, _ := a.mem.MemoryVersions(ctx, m.ID)
+	vs, _ := a.eng.Versions(ctx, m.ID)
 	var ops []string
 	for _, v := range vs {
 		ops = append(ops, v.Op)
@@ -137,7 +137,7 @@ func (a *app) runDemo(ctx context.Context) error {
 		{Type: recall.ObsCommand, Session: "demo-1", Tool: "Bash", Content: "export OPENAI_API_KEY=sk-proj-AbCdEf0123456789AbCdEf0123456789AbCdEf01 && make deploy"},
 		{Type: recall.ObsCommandError, Session: "demo-1", Tool: "Bash", Content: "make deploy: canary failed health check on /healthz"},
 	}
-	if err := a.obs.RecordObservations(ctx, obs); err != nil {
+	if err := a.eng.Observe(ctx, obs); err != nil {
 		return err
 	}
 	for _, o := range obs {
@@ -145,7 +145,7 @@ func (a *app) runDemo(ctx context.Context) error {
 	}
 
 	say("\n8. context: what an agent sees for \"how do we deploy\", packed into 120 tokens")
-	p, err := a.contextBuilder().BuildContext(ctx, recall.ContextRequest{Query: "how do we deploy", Budget: 120, Now: a.now()})
+	p, err := a.eng.Context(ctx, recall.ContextRequest{Query: "how do we deploy", Budget: 120, Now: a.now()})
 	if err != nil {
 		return err
 	}
@@ -155,7 +155,7 @@ func (a *app) runDemo(ctx context.Context) error {
 	say("   %d of %d tokens used (o200k tokenizer); %d items did not fit", p.Tokens, p.Budget, p.Dropped)
 
 	say("\n9. check the store: SQLite integrity_check and FTS5 integrity-check")
-	if err := a.db.Check(ctx); err != nil {
+	if err := a.eng.Check(ctx); err != nil {
 		return err
 	}
 	say("   ok")

@@ -41,34 +41,12 @@ func (a *app) entryCommand(name string) *cobra.Command {
 			if days <= 0 {
 				return usagef("--days must be positive")
 			}
-			ws, err := a.openWorkspace(c.Context(), root)
-			if err != nil {
-				return err
-			}
-			defer ws.close()
-			if !recall.IsID(id) {
-				m, err := a.mem.FindMemory(c.Context(), id, "")
-				if err != nil {
-					return err
-				}
-				id = m.ID
-			}
-			dir := ws.root
-			if err := checkDuplicates(ws.set, name); err != nil {
-				return err
-			}
 			now := a.now()
-			opts := maintain.Options{Now: now, SnoozeDays: days}
-			if m := ws.mems[id]; m != nil {
-				opts.Hashes, _ = anchorHashes(dir, []*recall.Memory{m})
-			} else if m, err := a.mem.FindMemory(c.Context(), id, ""); err == nil {
-				opts.Hashes, _ = anchorHashes(dir, []*recall.Memory{m})
-			}
-			done, err := a.applyChoices(c.Context(), ws, []maintain.Choice{{ID: id, Action: spec.action}}, opts, nil)
+			d, err := a.eng.EntryAction(c.Context(), root, id, spec.action, name, days, now)
 			if err != nil {
 				return err
 			}
-			d := done[0]
+			id = d.ID
 			if jsonOut {
 				return writeJSON(a.stdout, d)
 			}

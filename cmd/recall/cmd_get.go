@@ -34,7 +34,7 @@ func (a *app) getCommand() *cobra.Command {
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
-			m, err := a.mem.FindMemory(c.Context(), args[0], collection)
+			m, err := a.eng.Get(c.Context(), args[0], collection)
 			if err != nil && !(version > 0 && recall.IsID(args[0])) {
 				return err
 			}
@@ -43,7 +43,7 @@ func (a *app) getCommand() *cobra.Command {
 				if m != nil {
 					ref = m.ID
 				}
-				if m, err = a.mem.MemoryVersion(c.Context(), ref, version); err != nil {
+				if m, err = a.eng.Version(c.Context(), ref, version); err != nil {
 					return err
 				}
 			}

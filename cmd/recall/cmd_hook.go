@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/hook"
 	"github.com/spf13/cobra"
 )
@@ -17,9 +17,7 @@ import (
 // up, logs why and exits 0.
 const (
 	hookDefaultBudget = 3 * time.Second
-	hookLogFile       = "hook.log"
-	hookLogMaxBytes   = 1 << 20
-	hookAgent         = "claude-code"
+	hookLogFile       = engine.HookLogFile
 )
 
 func (a *app) hookCommand() *cobra.Command {
@@ -68,19 +66,10 @@ func (a *app) runClaudeHook(ctx context.Context) {
 	}
 	// Claude Code runs hooks in the project directory; the payload's cwd
 	// says so explicitly and finds the project store from there.
-	if p.CWD != "" && a.storeFlag == "" && os.Getenv("RECALL_STORE") == "" {
+	if p.CWD != "" && a.eng.StoreFlag == "" && os.Getenv("RECALL_STORE") == "" {
 		_ = os.Chdir(p.CWD)
 	}
-	logDir := ""
-	budget := hookDefaultBudget
-	if loc, err := resolveStore(a.storeFlag, a.globalFlag); err == nil {
-		logDir = loc.Dir
-		// The budget is in the store's config, read here before the clock
-		// starts; a broken config is reported by open below.
-		if cfg, err := loadConfig(filepath.Join(loc.Dir, configFile)); err == nil && cfg.Hook.TimeoutMillis > 0 {
-			budget = time.Duration(cfg.Hook.TimeoutMillis) * time.Millisecond
-		}
-	}
+	logDir, budget := a.eng.HookBudget(hookDefaultBudget)
 	if p.Event == hook.EventSessionStart {
 		budget = budget * 5 / 3
 	}
@@ -100,7 +89,7 @@ func (a *app) runClaudeHook(ctx context.Context) {
 			done <- result{err: err}
 			return
 		}
-		out, err := a.recordHook(ctx, p)
+		out, err := a.eng.RecordHook(ctx, p)
 		done <- result{out, err}
 	}()
 	select {
@@ -119,55 +108,14 @@ func (a *app) runClaudeHook(ctx context.Context) {
 	}
 }
 
-// recordHook records what p says and returns what the hook prints (the
-// SessionStart context), if anything.
-func (a *app) recordHook(ctx context.Context, p *hook.Payload) ([]byte, error) {
-	opt := hook.Options{MaxOutputBytes: a.cfg.Hook.MaxOutputBytes, Now: a.now(), Redactor: a.db.Redactor}
-	obs := hook.Observations(p, opt)
-	if p.Event == hook.EventStop {
-		turn, err := hook.LastTurn(p.TranscriptPath)
-		if err != nil {
-			return nil, err
-		}
-		obs = hook.TurnObservations(p, turn, opt)
-	}
-	session := &recall.Session{ID: p.SessionID, Agent: hookAgent}
-	if len(obs) > 0 {
-		session.Project = obs[0].Project
-	}
-	switch p.Event {
-	case hook.EventUserPromptSubmit, hook.EventSessionEnd, hook.EventPreCompact:
-		// Make sure the session exists even when SessionStart was missed
-		// (hooks installed mid-session).
-		if err := a.sessionStore().EnsureSession(ctx, session); err != nil {
-			return nil, err
-		}
-	}
-	if err := a.obs.RecordObservations(ctx, obs); err != nil {
-		return nil, err
-	}
-	switch p.Event {
-	case hook.EventSessionStart:
-		rep, err := a.sessions().StartSession(ctx, session)
-		if err != nil {
-			return nil, err
-		}
-		return hook.SessionStartOutput(rep.Context)
-	case hook.EventSessionEnd:
-		_, err := a.sessions().EndSession(ctx, recall.SessionEnd{ID: p.SessionID})
-		return nil, err
-	}
-	return nil, nil
-}
-
 // hookLog appends one line about a failure to hook.log in the store
 // directory (or the global store when none resolves), rotating it past
-// hookLogMaxBytes. It never writes to stdout, which belongs to the agent.
+// 1 MiB (engine.AppendHookLog). It never writes to stdout, which belongs to the agent.
 func (a *app) hookLog(p *hook.Payload, err error) {
 	dir := ""
-	if a.store != nil {
-		dir = a.store.Dir
-	} else if loc, lerr := resolveStore(a.storeFlag, a.globalFlag); lerr == nil {
+	if a.eng.Location != nil {
+		dir = a.eng.Location.Dir
+	} else if loc, lerr := engine.ResolveStore(a.eng.StoreFlag, a.eng.GlobalFlag); lerr == nil {
 		dir = loc.Dir
 	}
 	a.writeHookLog(dir, p, err)
@@ -183,19 +131,7 @@ func (a *app) writeHookLog(dir string, p *hook.Payload, err error) {
 	if recall.ErrorCode(err) != recall.EINTERNAL {
 		line = fmt.Sprintf("%s %s: %s\n", a.now().Format(time.RFC3339), event, recall.ErrorMessage(err))
 	}
-	if dir == "" || os.MkdirAll(dir, 0o700) != nil {
+	if dir == "" || engine.AppendHookLog(dir, line) != nil {
 		fmt.Fprint(a.stderr, "recall hook: "+line)
-		return
 	}
-	path := filepath.Join(dir, hookLogFile)
-	if fi, err := os.Stat(path); err == nil && fi.Size() > hookLogMaxBytes {
-		_ = os.Rename(path, path+".1")
-	}
-	f, ferr := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
-	if ferr != nil {
-		fmt.Fprint(a.stderr, "recall hook: "+line)
-		return
-	}
-	defer f.Close()
-	_, _ = f.WriteString(line)
 }

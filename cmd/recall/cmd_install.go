@@ -5,18 +5,16 @@ import (
 	"path/filepath"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/hook"
 	"github.com/spf13/cobra"
 )
-
-// hookCommandLine is what the installed hooks run.
-const hookCommandLine = "recall hook claude"
 
 // claudeInstaller returns the installer for the project in the working
 // directory, or for the user's settings with --global.
 func (a *app) claudeInstaller(command string) (*hook.Installer, error) {
 	in := &hook.Installer{Command: command, MCPCommand: "recall", MCPArgs: []string{"mcp"}, Timeout: 10, Now: a.now()}
-	if a.globalFlag {
+	if a.eng.GlobalFlag {
 		home, err := os.UserHomeDir()
 		if err != nil {
 			return nil, recall.Errorf(recall.EINVALID, "Cannot find the home directory for --global: set HOME.")
@@ -94,7 +92,7 @@ exactly the entries it adds.`,
 	}
 	claude.Flags().BoolVar(&uninstall, "uninstall", false, "remove what install added")
 	claude.Flags().BoolVar(&jsonOut, "json", false, "print the changes as JSON")
-	claude.Flags().StringVar(&command, "command", hookCommandLine, "the hook command to install (e.g. with an absolute path)")
+	claude.Flags().StringVar(&command, "command", engine.HookCommandLine, "the hook command to install (e.g. with an absolute path)")
 	c.AddCommand(claude)
 	return c
 }

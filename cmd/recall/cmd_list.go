@@ -66,7 +66,7 @@ func (a *app) listCommand() *cobra.Command {
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
-			ms, total, err := a.mem.FindMemories(c.Context(), f)
+			ms, total, err := a.eng.List(c.Context(), f)
 			if err != nil {
 				return err
 			}

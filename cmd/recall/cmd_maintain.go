@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/maintain"
-	"github.com/recall-mem/recall/markdown"
 	"github.com/spf13/cobra"
 )
 
@@ -134,58 +134,46 @@ func (a *app) runMaintain(c *cobra.Command, f *maintainFlags) error {
 	}
 	now := a.now()
 	if f.now != "" {
-		t, err := parseTime("now", f.now)
+		t, err := engine.ParseTime("now", f.now)
 		if err != nil {
 			return err
 		}
 		now = t
 	}
-	ws, err := a.openWorkspace(ctx, f.root)
+	ws, err := a.eng.OpenWorkspace(ctx, f.root)
 	if err != nil {
 		return err
 	}
-	defer ws.close() // ws is reloaded below; this releases the first one's lock
+	defer ws.Close() // ws is reloaded below; this releases the first one's lock
 	if !f.jsonOut {  // --json changes nothing
-		a.opportunisticRollup(ctx, maintainRollupBudget)
+		a.eng.OpportunisticRollup(ctx, maintainRollupBudget)
 	}
-	root := ws.root
-	budget, unit := a.cfg.Working.BudgetWords, maintain.UnitWords
+	root := ws.Root
+	budget, unit := a.eng.Config.Working.BudgetWords, maintain.UnitWords
 	if f.budgetTokens > 0 {
 		budget, unit = f.budgetTokens, maintain.UnitTokens
 	}
 	if f.jsonOut {
-		p, err := a.maintainer(root, func() time.Time { return now }, budget, unit).Plan(ctx)
+		p, err := a.eng.Maintainer(root, func() time.Time { return now }, budget, unit).Plan(ctx)
 		if err != nil {
 			return err
 		}
 		return writeJSON(a.stdout, p)
 	}
-	if err := checkEntries(ws.set, "maintain"); err != nil {
-		return err
+	p, changed, ws, err := a.eng.MaintainPlan(ctx, ws, now, budget, unit)
+	if changed > 0 {
+		fprintf(a.stderr, "recall: reconciled files and store first (%d entries changed; `recall sync --json` shows how)\n", changed)
 	}
-	rep, err := a.sync(ctx, ws, now)
 	if err != nil {
 		return err
 	}
-	if n := len(rep.Added) + len(rep.Edited) + len(rep.Retiered) + len(rep.Rendered) + len(rep.Moved) + len(rep.Appended) + len(rep.Missing) + len(rep.Removed); n > 0 {
-		fprintf(a.stderr, "recall: reconciled files and store first (%d entries changed; `recall sync --json` shows how)\n", n)
-	}
-	if ws, err = a.loadWorkspace(ctx, root); err != nil {
-		return err
-	}
-	in, err := a.planInput(ctx, ws)
-	if err != nil {
-		return err
-	}
-	in.Now, in.Budget, in.Unit = now, budget, unit
-	p := maintain.Plan(*in)
 	maintain.WriteReport(a.stdout, p)
 
 	interactive := !f.yes && f.apply == "" && (f.interactive || a.stdinIsTerminal())
 	texts := map[string]string{}
 	switch {
 	case f.yes:
-		choices = recommended(p)
+		choices = engine.Recommended(p)
 	case interactive:
 		in := bufio.NewReader(a.stdin)
 		choices = a.askCandidates(in, p)
@@ -203,91 +191,15 @@ func (a *app) runMaintain(c *cobra.Command, f *maintainFlags) error {
 	if !interactive {
 		maintain.WriteChecks(a.stdout, p)
 	}
-	hashes, _ := anchorHashes(root, anchoredOf(ws, p))
-	opts := maintain.Options{Now: now, SnoozeDays: f.snoozeDays, Hashes: hashes}
-	done, err := a.applyChoices(ctx, ws, dedupe(choices), opts, texts)
+	done, err := a.eng.MaintainApply(ctx, ws, p, choices, maintain.Options{Now: now, SnoozeDays: f.snoozeDays}, texts)
 	if err != nil {
 		return err
 	}
-	return a.maintainSummary(ctx, root, p, done, now.AddDate(0, 0, f.snoozeDays), unit)
-}
-
-// anchoredOf returns the memories of the workspace named by anchor findings.
-func anchoredOf(ws *workspace, p *recall.MaintainPlan) []*recall.Memory {
-	var out []*recall.Memory
-	for _, f := range maintain.Findings(p, recall.FindingAnchor) {
-		if m := ws.mems[f.IDs[0]]; m != nil {
-			out = append(out, m)
-		} else {
-			out = append(out, &recall.Memory{ID: f.IDs[0], Anchors: []recall.Anchor{{Path: f.File}}})
-		}
-	}
-	return out
-}
-
-// recommended is what --yes applies: demote for pressure, archive for
-// superseded.
-func recommended(p *recall.MaintainPlan) []maintain.Choice {
-	var out []maintain.Choice
-	for _, c := range p.PressureCandidates {
-		out = append(out, maintain.Choice{ID: c.ID, Action: c.Action})
-	}
-	for _, c := range p.SupersededCandidates {
-		out = append(out, maintain.Choice{ID: c.ID, Action: c.Action})
-	}
-	return out
-}
-
-// dedupe keeps the first choice for each id.
-func dedupe(cs []maintain.Choice) []maintain.Choice {
-	seen := map[string]bool{}
-	var out []maintain.Choice
-	for _, c := range cs {
-		if !seen[c.ID] {
-			seen[c.ID] = true
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-// maintainSummary rewrites metadata.json when the project keeps one and
-// prints seed 000's summary.
-func (a *app) maintainSummary(ctx context.Context, root string, p *recall.MaintainPlan, done []applied, snoozedUntil time.Time, unit string) error {
-	s := &maintain.Summary{Unit: unit, Before: p.WorkingWords, Target: p.Target, SnoozedUntil: snoozedUntil}
-	s.SetChecks(p)
-	stale := map[string]bool{}
-	for _, f := range maintain.Findings(p, recall.FindingStale) {
-		stale[f.IDs[0]] = true
-	}
-	for _, d := range done {
-		s.Count(d.Action)
-		if d.Action == maintain.ActVerify && stale[d.ID] {
-			s.StaleVerified++
-		}
-	}
-	ws, err := a.loadWorkspace(ctx, root)
+	sum, err := a.eng.MaintainSummary(ctx, root, p, done, now.AddDate(0, 0, f.snoozeDays), unit)
 	if err != nil {
 		return err
 	}
-	for _, e := range ws.set.Entries() {
-		if e.Tier == recall.TierWorking {
-			s.After += maintain.Count(unit, e.Text)
-		}
-	}
-	md, exists, err := markdown.ReadMetadata(root)
-	if err != nil {
-		return err
-	}
-	s.MetadataFile = exists
-	if exists {
-		if s.Entries, err = a.writeMetadata(ctx, root, md); err != nil {
-			return err
-		}
-	} else {
-		s.Entries = len(ws.set.Entries())
-	}
-	maintain.WriteSummary(a.stdout, s)
+	maintain.WriteSummary(a.stdout, sum)
 	return nil
 }
 
@@ -303,7 +215,7 @@ func (a *app) maintainSweep(ctx context.Context, f *maintainFlags) error {
 	if err := a.open(ctx); err != nil {
 		return err
 	}
-	rep, err := a.runSweep(ctx)
+	rep, err := a.eng.Sweep(ctx)
 	if err != nil {
 		return err
 	}

@@ -51,7 +51,7 @@ timeline --json' or 'recall search --observations'.`,
 				return err
 			}
 			for _, id := range ids {
-				if err := a.obs.PinObservation(c.Context(), id, pin); err != nil {
+				if err := a.eng.PinObservation(c.Context(), id, pin); err != nil {
 					return err
 				}
 				if !jsonOut {

@@ -1,41 +1,17 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
 	"github.com/spf13/cobra"
 )
 
-// obsJSON is an observation as timeline --json prints it and import
-// --observations reads it: the field names of the observe flags.
-type obsJSON struct {
-	At       time.Time       `json:"at"`
-	Type     string          `json:"type"`
-	Key      string          `json:"key,omitempty"`
-	Session  string          `json:"session,omitempty"`
-	Project  string          `json:"project,omitempty"`
-	Tool     string          `json:"tool,omitempty"`
-	File     string          `json:"file,omitempty"`
-	Content  string          `json:"content"`
-	Metadata json.RawMessage `json:"metadata,omitempty"`
-}
-
-func toObsJSON(o *recall.Observation) obsJSON {
-	return obsJSON{At: o.At, Type: o.Type, Key: o.Key, Session: o.Session, Project: o.Project, Tool: o.Tool, File: o.File, Content: o.Content, Metadata: o.Metadata}
-}
-
-func (j obsJSON) observation() *recall.Observation {
-	return &recall.Observation{At: j.At.UTC(), Type: j.Type, Key: j.Key, Session: j.Session, Project: j.Project, Tool: j.Tool, File: j.File, Content: j.Content, Metadata: j.Metadata}
-}
-
 func (a *app) observeCommand() *cobra.Command {
-	var in obsJSON
+	var in engine.ObservationJSON
 	var at, meta string
 	var jsonOut bool
 	c := &cobra.Command{
@@ -65,10 +41,10 @@ any word is accepted. --key names what the observation is about (e.g.
 			if strings.TrimSpace(text) == "" {
 				return usagef("empty observation: give the text as an argument or on stdin with -")
 			}
-			o := in.observation()
+			o := in.Observation()
 			o.Content = text
 			if at != "" {
-				t, err := parseTime("at", at)
+				t, err := engine.ParseTime("at", at)
 				if err != nil {
 					return err
 				}
@@ -84,11 +60,11 @@ any word is accepted. --key names what the observation is about (e.g.
 			if err := a.openForWrite(c.Context()); err != nil {
 				return err
 			}
-			if err := a.obs.RecordObservations(c.Context(), []*recall.Observation{o}); err != nil {
+			if err := a.eng.Observe(c.Context(), []*recall.Observation{o}); err != nil {
 				return err
 			}
 			if jsonOut {
-				return writeJSON(a.stdout, map[string]any{"id": o.ID, "observation": toObsJSON(o)})
+				return writeJSON(a.stdout, map[string]any{"id": o.ID, "observation": engine.ToObservationJSON(o)})
 			}
 			fprintf(a.stdout, "%d\n", o.ID)
 			return nil
@@ -142,13 +118,13 @@ func (a *app) timelineCommand() *cobra.Command {
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
-			obs, total, err := a.obs.FindObservations(c.Context(), f)
+			obs, total, err := a.eng.Timeline(c.Context(), f)
 			if err != nil {
 				return err
 			}
-			out := make([]obsJSON, len(obs))
+			out := make([]engine.ObservationJSON, len(obs))
 			for i, o := range obs { // newest first from the store; show oldest first
-				out[len(obs)-1-i] = toObsJSON(o)
+				out[len(obs)-1-i] = engine.ToObservationJSON(o)
 			}
 			if jsonOut {
 				return writeJSON(a.stdout, out)
@@ -177,45 +153,16 @@ func (a *app) timelineCommand() *cobra.Command {
 	return c
 }
 
-// decodeObservationLines parses JSON Lines of observations, or one JSON
-// array of them (as timeline --json prints). Blank lines are skipped.
-func decodeObservationLines(buf []byte) ([]*recall.Observation, error) {
-	var items []*obsJSON
-	if t := bytes.TrimSpace(buf); len(t) > 0 && t[0] == '[' {
-		if !utf8.Valid(t) {
-			return nil, recall.Errorf(recall.EINVALID, "The input is not valid UTF-8: convert it to UTF-8 (iconv) and import again. Nothing was imported.")
-		}
-		dec := json.NewDecoder(bytes.NewReader(t))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&items); err != nil {
-			return nil, recall.Errorf(recall.EINVALID, "The input is not a JSON array of observations: %v. Nothing was imported.", err)
-		}
-		if extra := trailingData(dec, t); extra != "" {
-			return nil, recall.Errorf(recall.EINVALID, "The input has %q after the JSON array of observations: remove it. Nothing was imported.", extra)
-		}
-	} else {
-		var err error
-		if items, err = decodeLines[obsJSON](buf, "an observation object"); err != nil {
-			return nil, err
-		}
-	}
-	out := make([]*recall.Observation, len(items))
-	for i, j := range items {
-		out[i] = j.observation()
-	}
-	return out, nil
-}
-
 // importObservations records the observations in buf in one transaction.
 func (a *app) importObservations(c *cobra.Command, buf []byte, jsonOut bool) error {
-	obs, err := decodeObservationLines(buf)
+	obs, err := engine.DecodeObservationLines(buf)
 	if err != nil {
 		return err
 	}
 	if err := a.openForWrite(c.Context()); err != nil {
 		return err
 	}
-	if err := a.obs.RecordObservations(c.Context(), obs); err != nil {
+	if err := a.eng.Observe(c.Context(), obs); err != nil {
 		return err
 	}
 	if jsonOut {
@@ -227,20 +174,20 @@ func (a *app) importObservations(c *cobra.Command, buf []byte, jsonOut bool) err
 
 // searchObservations finds the newest observations matching text, at or
 // after since and before until when they are set.
-func (a *app) searchObservations(ctx context.Context, text string, since, until *time.Time, limit int) ([]obsJSON, error) {
-	obs, _, err := a.obs.FindObservations(ctx, recall.ObservationFilter{Search: text, Since: since, Until: until, Desc: true, Limit: limit})
+func (a *app) searchObservations(ctx context.Context, text string, since, until *time.Time, limit int) ([]engine.ObservationJSON, error) {
+	obs, _, err := a.eng.Timeline(ctx, recall.ObservationFilter{Search: text, Since: since, Until: until, Desc: true, Limit: limit})
 	if err != nil {
 		return nil, err
 	}
-	out := make([]obsJSON, 0, len(obs))
+	out := make([]engine.ObservationJSON, 0, len(obs))
 	for _, o := range obs {
-		out = append(out, toObsJSON(o))
+		out = append(out, engine.ToObservationJSON(o))
 	}
 	return out, nil
 }
 
 // printObservations prints matching observations as a table, newest first.
-func (a *app) printObservations(obs []obsJSON) error {
+func (a *app) printObservations(obs []engine.ObservationJSON) error {
 	if len(obs) == 0 {
 		fprintf(a.stderr, "No observations match.\n")
 		return nil

@@ -3,25 +3,21 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/forget"
-	"github.com/recall-mem/recall/sqlite"
 	"github.com/spf13/cobra"
 )
-
-// forgetter is the store's purge, sweep and stats service.
-func (a *app) forgetter() *sqlite.ForgetService { return sqlite.NewForgetService(a.db) }
 
 // clockAt is a command's reference time: --now when given, else the clock.
 func (a *app) clockAt(now string) (time.Time, error) {
 	if now == "" {
 		return a.now(), nil
 	}
-	return parseTime("now", now)
+	return engine.ParseTime("now", now)
 }
 
 // openAt opens the store and returns the command's reference time.
@@ -45,7 +41,7 @@ type purgeFlags struct {
 func (f *purgeFlags) criteria(c *cobra.Command, now time.Time) (recall.PurgeCriteria, error) {
 	cr := recall.PurgeCriteria{Project: f.project, Session: f.session, Type: f.typ, Search: f.search, Match: f.match, Memories: f.memories}
 	if f.before != "" {
-		t, err := parseTime("before", f.before)
+		t, err := engine.ParseTime("before", f.before)
 		if err != nil {
 			return cr, err
 		}
@@ -123,7 +119,7 @@ other: pins only protect from retention sweeps.`,
 				return err
 			}
 			if !f.confirm {
-				rep, err := a.forgetter().PlanPurge(c.Context(), cr, max(f.sample, 0))
+				rep, err := a.eng.PlanPurge(c.Context(), cr, max(f.sample, 0))
 				if err != nil {
 					return err
 				}
@@ -132,11 +128,8 @@ other: pins only protect from retention sweeps.`,
 				}
 				return widerError(rep)
 			}
-			rep, err := a.forgetter().Purge(c.Context(), cr)
+			rep, err := a.eng.Purge(c.Context(), cr)
 			if err != nil {
-				return err
-			}
-			if err := a.scrubViews(c.Context(), cr, rep); err != nil {
 				return err
 			}
 			if err := a.printPurge(rep, f.jsonOut); err != nil {
@@ -244,25 +237,6 @@ func widerError(rep *recall.PurgeReport) error {
 	}
 	return recall.Errorf(recall.ENOTFOUND, "--search matched nothing under its --match rule, but --match %s matches %s: run again with --match %s to see them.",
 		rep.Wider.Match, plural(rep.Wider.Matches, "entry", "entries"), rep.Wider.Match)
-}
-
-// scrubViews brings the markdown views in line with the store after a
-// purge: at once, not at the next session start.
-func (a *app) scrubViews(ctx context.Context, c recall.PurgeCriteria, rep *recall.PurgeReport) error {
-	if rep.Matched()+rep.Copies()+rep.Sessions == 0 {
-		return nil
-	}
-	if _, err := os.Stat(a.memoryDir()); os.IsNotExist(err) {
-		return nil
-	}
-	drop, err := sqlite.PurgeMatcher(c)
-	if err != nil {
-		return err
-	}
-	if err := a.sessions().Scrub(ctx, drop); err != nil {
-		return fmt.Errorf("the purge is done but the markdown views in %s were not rewritten (run it again): %w", a.memoryDir(), err)
-	}
-	return nil
 }
 
 func purgeCounts(rep *recall.PurgeReport) string {

@@ -47,10 +47,10 @@ memory instead of a duplicate.`,
 			if err := a.openForWrite(c.Context()); err != nil {
 				return err
 			}
-			if m.Anchors, err = a.resolveAnchors(f.anchors); err != nil {
+			if m.Anchors, err = a.eng.ResolveAnchors(f.anchors); err != nil {
 				return err
 			}
-			res, err := a.mem.PutMemory(c.Context(), m)
+			res, err := a.eng.Put(c.Context(), m)
 			if err != nil {
 				return err
 			}

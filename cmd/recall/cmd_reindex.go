@@ -3,7 +3,7 @@ package main
 import (
 	"os"
 
-	"github.com/recall-mem/recall/sqlite"
+	"github.com/recall-mem/recall"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 )
@@ -33,7 +33,7 @@ configured and stored models, and how many memories are up to date or queued.`,
 			if status {
 				return a.reindexStatus(c, jsonOut)
 			}
-			opts := sqlite.ReindexOptions{All: all}
+			opts := recall.ReindexOptions{All: all}
 			var bar *progressbar.ProgressBar
 			if f, ok := a.stderr.(*os.File); ok && isTerminal(f) {
 				opts.Progress = func(done, total int) {
@@ -45,14 +45,14 @@ configured and stored models, and how many memories are up to date or queued.`,
 					_ = bar.Set(done)
 				}
 			}
-			res, err := a.vec.Reindex(c.Context(), opts)
+			res, err := a.eng.Reindex(c.Context(), opts)
 			if bar != nil {
 				_ = bar.Finish()
 			}
 			if err != nil {
 				return err
 			}
-			st, err := a.vec.Stats(c.Context())
+			st, err := a.eng.ReindexStatus(c.Context())
 			if err != nil {
 				return err
 			}
@@ -72,7 +72,7 @@ configured and stored models, and how many memories are up to date or queued.`,
 
 // reindexStatus prints the vector counts and whether a reindex is due.
 func (a *app) reindexStatus(c *cobra.Command, jsonOut bool) error {
-	st, err := a.vec.Stats(c.Context())
+	st, err := a.eng.ReindexStatus(c.Context())
 	if err != nil {
 		return err
 	}

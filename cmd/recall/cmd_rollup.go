@@ -3,116 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
-	"time"
 
 	"github.com/recall-mem/recall"
-	"github.com/recall-mem/recall/openai"
-	"github.com/recall-mem/recall/rollup"
-	"github.com/recall-mem/recall/sqlite"
-	"github.com/recall-mem/recall/timeq"
+	"github.com/recall-mem/recall/engine"
 	"github.com/spf13/cobra"
 )
-
-// maxReword caps the summaries one run sends to a chat model.
-const maxReword = 100
-
-// rollups returns the rollup service with the policy of [rollup] timezone.
-// Call after open.
-func (a *app) rollups() (*sqlite.RollupService, error) {
-	p, err := rollup.NewPolicy(a.cfg.Rollup.Timezone)
-	if err != nil {
-		return nil, err
-	}
-	return sqlite.NewRollupService(a.db, p), nil
-}
-
-// rollupSearcher wraps base so that search covers rollups too (seed 004's
-// query strategy). Reading rollups needs no policy.
-func (a *app) rollupSearcher(base recall.Searcher) recall.Searcher {
-	return &rollup.Searcher{Base: base, Rollups: sqlite.NewRollupService(a.db, nil), Now: a.now, Time: timeq.Parser{}, Observations: a.obs}
-}
-
-// rollupSection is the context-pack section that offers rollups in place
-// of raw entries; the context builder adds it to its sections.
-func (a *app) rollupSection() *rollup.Section {
-	return &rollup.Section{Rollups: sqlite.NewRollupService(a.db, nil)}
-}
-
-// summarizer returns the configured chat summariser, or nil when summaries
-// stay deterministic.
-func (a *app) summarizer() (recall.RollupSummarizer, error) {
-	c := a.cfg.Rollup
-	switch c.Summarizer {
-	case "", "rules":
-		return nil, nil
-	case "chat":
-	default:
-		return nil, recall.Errorf(recall.EINVALID, "Unknown [rollup] summarizer %q: use rules or chat.", c.Summarizer)
-	}
-	if c.ChatEndpoint == "" || c.ChatModel == "" {
-		return nil, recall.Errorf(recall.EINVALID, "[rollup] summarizer = \"chat\" needs chat_endpoint and chat_model in config.toml.")
-	}
-	cl := &openai.Summarizer{Endpoint: c.ChatEndpoint, Model: c.ChatModel}
-	if c.ChatAPIKeyEnv != "" {
-		cl.APIKey = os.Getenv(c.ChatAPIKeyEnv)
-	}
-	return cl, nil
-}
-
-// rollupKeep is RollupRun.Keep from [rollup] keep_4h_days and keep_daily_days.
-func (a *app) rollupKeep() map[string]time.Duration {
-	day := 24 * time.Hour
-	return map[string]time.Duration{
-		recall.Bucket4h:    time.Duration(a.cfg.Rollup.Keep4hDays) * day,
-		recall.BucketDaily: time.Duration(a.cfg.Rollup.KeepDailyDays) * day,
-	}
-}
-
-// runRollups runs the job and, when a chat summariser is configured,
-// rewords what it wrote; a failing model is logged, never fatal.
-func (a *app) runRollups(ctx context.Context, run recall.RollupRun) (*recall.RollupReport, error) {
-	svc, err := a.rollups()
-	if err != nil {
-		return nil, err
-	}
-	sum, err := a.summarizer()
-	if err != nil {
-		return nil, err
-	}
-	started := a.db.Now().UTC()
-	run.Keep = a.rollupKeep()
-	rep, err := svc.RunRollups(ctx, run)
-	if err != nil || sum == nil || run.DryRun {
-		return rep, err
-	}
-	if _, err := rollup.Reword(ctx, svc, sum, started, maxReword); err != nil {
-		fprintf(a.stderr, "recall: rollup summaries stay deterministic: %v\n", err)
-	}
-	return rep, nil
-}
-
-// opportunisticRollup rolls up what it can within budget, for session
-// start and `recall maintain`: it never fails the caller (errors are
-// logged on stderr) and a run cut short resumes next time. 0 means the
-// configured [rollup] session_budget_ms.
-func (a *app) opportunisticRollup(ctx context.Context, budget time.Duration) *recall.RollupReport {
-	if budget <= 0 {
-		budget = time.Duration(max(a.cfg.Rollup.SessionBudgetMS, 1)) * time.Millisecond
-	}
-	ctx, cancel := context.WithTimeout(ctx, budget)
-	defer cancel()
-	svc, err := a.rollups()
-	if err == nil {
-		var rep *recall.RollupReport
-		if rep, err = svc.RunRollups(ctx, recall.RollupRun{Now: a.now(), Keep: a.rollupKeep()}); err == nil {
-			return rep
-		}
-	}
-	fprintf(a.stderr, "recall: rollup skipped: %s\n", recall.ErrorMessage(err))
-	return nil
-}
 
 func (a *app) rollupCommand() *cobra.Command {
 	var nowFlag, explainID string
@@ -142,7 +38,7 @@ written without writing. --explain ID shows a rollup and its sources.`,
 			}
 			run := recall.RollupRun{DryRun: dryRun}
 			if nowFlag != "" {
-				t, err := parseTime("now", nowFlag)
+				t, err := engine.ParseTime("now", nowFlag)
 				if err != nil {
 					return err
 				}
@@ -157,7 +53,7 @@ written without writing. --explain ID shows a rollup and its sources.`,
 			if run.Now.IsZero() {
 				run.Now = a.now()
 			}
-			rep, err := a.runRollups(c.Context(), run)
+			rep, err := a.eng.RunRollups(c.Context(), run)
 			if err != nil {
 				return err
 			}
@@ -207,11 +103,7 @@ func (a *app) printRollupReport(rep *recall.RollupReport) {
 }
 
 func (a *app) explainRollup(ctx context.Context, id string, jsonOut bool) error {
-	svc, err := a.rollups()
-	if err != nil {
-		return err
-	}
-	r, err := svc.FindRollup(ctx, id)
+	r, err := a.eng.ExplainRollup(ctx, id)
 	if err != nil {
 		return err
 	}

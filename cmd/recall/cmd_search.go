@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/rollup"
 	"github.com/spf13/cobra"
 )
@@ -90,11 +91,11 @@ newest first. --since and --until filter strictly and take the same words.
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
-			hits, err := a.search.Search(c.Context(), q)
+			hits, err := a.eng.Search(c.Context(), q)
 			if err != nil {
 				return err
 			}
-			var obs []obsJSON
+			var obs []engine.ObservationJSON
 			if observations {
 				// Observations get their own list: not twice.
 				hits = slices.DeleteFunc(hits, func(h *recall.SearchHit) bool { return h.Memory.Collection == rollup.ObservationCollection })
@@ -163,7 +164,7 @@ func searchTimes(q *recall.SearchQuery, since, until, now, asOf string) error {
 		if v == "" {
 			return nil, nil
 		}
-		t, err := parseTime(flag, v)
+		t, err := engine.ParseTime(flag, v)
 		return &t, err
 	}
 	if n, err := parse("now", now); err != nil {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"io"
 	"log/slog"
@@ -16,21 +15,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// services is what `recall mcp` and `recall serve` expose, one line per
-// capability. A nil service leaves its MCP tools and REST routes out and
-// the servers say so (instructions, /v1/healthz).
-func (a *app) services() recall.Services {
-	root, _ := a.projectRoot("")
-	return recall.Services{
-		Memories:     a.mem,
-		Search:       a.search,
-		Observations: a.obs,
-		Maintainer:   a.maintainer(root, nil, 0, ""),
-		Context:      a.contextBuilder(),
-		Sessions:     a.sessions(),
-	}
-}
-
 // logger writes server logs to stderr: stdout belongs to results, and to
 // the protocol under `recall mcp`.
 func (a *app) logger() *slog.Logger {
@@ -38,7 +22,7 @@ func (a *app) logger() *slog.Logger {
 }
 
 func (a *app) mcpServer(log *slog.Logger) *sdk.Server {
-	return mcp.NewServer(a.services(), mcp.Options{Version: buildVersion(), Logger: log, Budget: a.cfg.Hook.ContextTokens})
+	return mcp.NewServer(a.eng.Services(), mcp.Options{Version: buildVersion(), Logger: log, Budget: a.eng.Config.Hook.ContextTokens})
 }
 
 // buildVersion is the module version the binary was built from, or "dev".
@@ -74,7 +58,7 @@ its /mcp endpoint instead.`,
 			}
 			log := a.logger()
 			t := mcp.NewStdioTransport(a.stdin, a.stdout)
-			defer a.startBackground(c.Context())()
+			defer a.eng.StartBackground(c.Context())()
 			err := a.mcpServer(log).Run(c.Context(), t)
 			if err == nil || c.Context().Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, sdk.ErrConnectionClosed) {
 				return nil // the agent hung up or we were told to stop
@@ -119,10 +103,10 @@ finish. Logs go to stderr.`,
 				return recall.Errorf(recall.EUNAVAILABLE, "Cannot listen on %s: %v. Choose another --addr.", addr, errors.Unwrap(err))
 			}
 			log := a.logger()
-			defer a.startBackground(c.Context())()
-			srv := &httpapi.Server{Services: a.services(), Token: token, Loopback: loopback, Logger: log,
+			defer a.eng.StartBackground(c.Context())()
+			srv := &httpapi.Server{Services: a.eng.Services(), Token: token, Loopback: loopback, Logger: log,
 				MCP: mcp.HTTPHandler(a.mcpServer(log), log)}
-			fprintf(a.stderr, "recall: serving %s on http://%s (REST /v1/, MCP /mcp); Ctrl-C stops\n", a.store.Dir, ln.Addr())
+			fprintf(a.stderr, "recall: serving %s on http://%s (REST /v1/, MCP /mcp); Ctrl-C stops\n", a.eng.Location.Dir, ln.Addr())
 			if err := srv.Serve(c.Context(), ln); err != nil {
 				return err
 			}
@@ -133,23 +117,4 @@ finish. Logs go to stderr.`,
 	c.Flags().StringVar(&addr, "addr", "127.0.0.1:7077", "listen on `HOST:PORT`")
 	c.Flags().StringVar(&token, "token", "", "require this bearer `TOKEN` on every request (default $RECALL_TOKEN)")
 	return c
-}
-
-// startBackground starts the loops a long-running server owns (today the
-// embedding queue of the built-in encoder or a remote provider; an inline
-// embedder has no queue and its loop returns at once) and returns the function that stops them and
-// waits for them to finish.
-func (a *app) startBackground(ctx context.Context) (stop func()) {
-	ctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		if a.vec != nil {
-			a.vec.Run(ctx)
-		}
-	}()
-	return func() {
-		cancel()
-		<-done
-	}
 }

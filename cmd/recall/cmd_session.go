@@ -1,10 +1,10 @@
 package main
 
 import (
-	"context"
 	"strings"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
 	"github.com/spf13/cobra"
 )
 
@@ -48,16 +48,16 @@ context within [hook] context_tokens.`,
 				return err
 			}
 			if s.Agent == "" {
-				s.Agent = defaultAuthor()
+				s.Agent = engine.DefaultAuthor()
 			}
 			if at != "" {
-				t, err := parseTime("at", at)
+				t, err := engine.ParseTime("at", at)
 				if err != nil {
 					return err
 				}
 				s.StartedAt = t
 			}
-			rep, err := a.sessions().StartSession(c.Context(), &s)
+			rep, err := a.eng.StartSession(c.Context(), &s)
 			if err != nil {
 				return err
 			}
@@ -100,7 +100,7 @@ title). Without --session, the newest session that has not ended.`,
 				return err
 			}
 			if end.ID == "" {
-				id, err := a.openSession(c.Context())
+				id, err := a.eng.OpenSession(c.Context())
 				if recall.ErrorCode(err) == recall.ENOTFOUND {
 					fprintf(a.stderr, "recall: warning: %s The summary goes to a new session.\n", recall.ErrorMessage(err))
 				} else if err != nil {
@@ -108,7 +108,7 @@ title). Without --session, the newest session that has not ended.`,
 				}
 				end.ID = id
 			}
-			s, err := a.sessions().EndSession(c.Context(), end)
+			s, err := a.eng.EndSession(c.Context(), end)
 			if err != nil {
 				return err
 			}
@@ -130,20 +130,6 @@ title). Without --session, the newest session that has not ended.`,
 	return c
 }
 
-// openSession returns the newest session that has not ended.
-func (a *app) openSession(ctx context.Context) (string, error) {
-	all, err := a.sessionStore().FindSessions(ctx, 50)
-	if err != nil {
-		return "", err
-	}
-	for _, s := range all {
-		if s.EndedAt == nil {
-			return s.ID, nil
-		}
-	}
-	return "", recall.Errorf(recall.ENOTFOUND, "No open session: start one with `recall session start` or name it with --session.")
-}
-
 func (a *app) sessionListCommand() *cobra.Command {
 	var limit int
 	var jsonOut bool
@@ -158,7 +144,7 @@ memory/RECENT.md) or cold (archived, one line in memory/SUMMARY.md).`,
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
-			all, err := a.sessionStore().FindSessions(c.Context(), limit)
+			all, err := a.eng.ListSessions(c.Context(), limit)
 			if err != nil {
 				return err
 			}
@@ -210,7 +196,7 @@ id. Store one with 'recall put FILE --collection procedures'.`,
 				}
 				return lc.RunE(lc, nil)
 			}
-			m, err := a.mem.FindMemory(c.Context(), args[0], procedureCollection)
+			m, err := a.eng.Get(c.Context(), args[0], procedureCollection)
 			if recall.ErrorCode(err) == recall.ENOTFOUND {
 				return recall.Errorf(recall.ENOTFOUND, "No procedure %q: see `recall procedure --list`.", args[0])
 			} else if err != nil {

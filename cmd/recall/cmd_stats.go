@@ -33,16 +33,14 @@ when one type without a retention period carries most of the volume.`,
 			if err != nil {
 				return err
 			}
-			st, err := a.forgetter().StoreStats(c.Context(), t)
+			st, err := a.eng.Stats(c.Context(), t)
 			if err != nil {
 				return err
 			}
-			p := a.retentionPolicy()
-			forget.Assess(st, p)
 			if jsonOut {
 				return writeJSON(a.stdout, st)
 			}
-			a.printStats(st, p)
+			a.printStats(st, a.eng.RetentionPolicy())
 			return nil
 		},
 	}
@@ -54,7 +52,7 @@ when one type without a retention period carries most of the volume.`,
 func (a *app) printStats(st *recall.StoreStats, p recall.RetentionPolicy) {
 	b := forget.Bytes
 	fprintf(a.stdout, "Store         %s: %s (database %s, WAL %s); %s free in %d pages\n",
-		a.store.Dir, b(st.StoreBytes()), b(st.DBBytes), b(st.WALBytes), b(st.FreeBytes), st.FreePages)
+		a.eng.Location.Dir, b(st.StoreBytes()), b(st.DBBytes), b(st.WALBytes), b(st.FreeBytes), st.FreePages)
 	w := table(a.stdout)
 	state := "off"
 	if p.Enabled {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/recall-mem/recall/engine"
 	"github.com/spf13/cobra"
 )
 
@@ -54,33 +55,11 @@ func (a *app) initCommand() *cobra.Command {
 		Short: "Create a project store (.recall/) here, or the global store with --global",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			dir := filepath.Join(".", projectDir)
-			reason := "project store in the working directory"
-			if a.globalFlag {
-				var err error
-				if dir, err = globalStoreDir(); err != nil {
-					return err
-				}
-				reason = "global store"
-			} else if a.storeFlag != "" {
-				dir, reason = a.storeFlag, "--store flag"
-			}
-			abs, err := filepath.Abs(dir)
+			r, err := a.eng.Init(context.Background())
 			if err != nil {
 				return err
 			}
-			_, statErr := os.Stat(filepath.Join(abs, dbFile))
-			existed := statErr == nil
-			if err := os.MkdirAll(abs, 0o700); err != nil {
-				return err
-			}
-			if err := os.Chmod(abs, 0o700); err != nil {
-				return err
-			}
-			a.storeFlag, a.globalFlag = abs, false
-			if err := a.openForWrite(context.Background()); err != nil {
-				return err
-			}
+			abs, existed, reason := r.Dir, !r.Created, r.Reason
 			if jsonOut {
 				return writeJSON(a.stdout, map[string]any{"dir": abs, "created": !existed, "reason": reason})
 			}
@@ -103,11 +82,11 @@ func (a *app) whereCommand() *cobra.Command {
 		Short: "Print the store recall would use and why",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			loc, err := resolveStore(a.storeFlag, a.globalFlag)
+			loc, err := engine.ResolveStore(a.eng.StoreFlag, a.eng.GlobalFlag)
 			if err != nil {
 				return err
 			}
-			_, statErr := os.Stat(filepath.Join(loc.Dir, dbFile))
+			_, statErr := os.Stat(filepath.Join(loc.Dir, engine.DBFile))
 			if jsonOut {
 				return writeJSON(a.stdout, map[string]any{"dir": loc.Dir, "reason": loc.Reason, "kind": loc.Kind, "exists": statErr == nil})
 			}

@@ -1,56 +1,12 @@
 package main
 
 import (
-	"context"
-	"io"
 	"maps"
 	"slices"
 
 	"github.com/recall-mem/recall"
-	"github.com/recall-mem/recall/forget"
 	"github.com/spf13/cobra"
 )
-
-// retentionPolicy is the store's retention policy: [retention] over seed
-// 003's defaults, and [rollup] raw_retention_days for rolled-up
-// observations. Raw retention applies even with [retention] off: rollups
-// keep what those observations said, and seed 004 bounds raw data on its
-// own terms, so turning rollups on is the opt-in.
-func (a *app) retentionPolicy() recall.RetentionPolicy {
-	return forget.Policy(a.cfg.Retention.Enabled, a.cfg.Retention.Days, a.cfg.Rollup.RawRetentionDays)
-}
-
-// runSweep applies the retention policy now. `recall sweep` and `recall
-// maintain --sweep` call it; the store must be open.
-func (a *app) runSweep(ctx context.Context) (*recall.SweepReport, error) {
-	return a.forgetter().Sweep(ctx, a.retentionPolicy(), a.now(), false)
-}
-
-// opportunisticSweep is the session-start heartbeat's sweep (seed 003): it
-// runs only when retention is enabled and at least 100 observations are
-// older than a day, and it never fails the session: errors go to log. It
-// returns how many observations it removed.
-func (a *app) opportunisticSweep(ctx context.Context, log io.Writer) int {
-	p := a.retentionPolicy()
-	if !p.Enabled {
-		return 0
-	}
-	dayAgo := a.now().Add(-forget.Day)
-	_, old, err := a.obs.FindObservations(ctx, recall.ObservationFilter{Until: &dayAgo, Limit: 1})
-	if err != nil {
-		fprintf(log, "recall: retention sweep skipped: %v\n", err)
-		return 0
-	}
-	if !forget.ShouldSweep(p, old) {
-		return 0
-	}
-	rep, err := a.runSweep(ctx)
-	if err != nil {
-		fprintf(log, "recall: retention sweep failed: %v\n", err)
-		return 0
-	}
-	return rep.Deleted
-}
 
 func (a *app) sweepCommand() *cobra.Command {
 	var jsonOut, dryRun bool
@@ -84,7 +40,7 @@ retention is on and at least 100 observations are older than a day.`,
 			if err != nil {
 				return err
 			}
-			rep, err := a.forgetter().Sweep(c.Context(), a.retentionPolicy(), t, dryRun)
+			rep, err := a.eng.SweepAt(c.Context(), t, dryRun)
 			if err != nil {
 				return err
 			}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/maintain"
 	"github.com/recall-mem/recall/markdown"
 	"github.com/spf13/cobra"
@@ -25,14 +26,14 @@ Run it before 'recall maintain', which refuses to run on untagged entries.`,
   recall init-ids --root ~/src/project --json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			ws, err := a.openWorkspace(c.Context(), root)
+			ws, err := a.eng.OpenWorkspace(c.Context(), root)
 			if err != nil {
 				return err
 			}
-			defer ws.close()
-			set := ws.set
+			defer ws.Close()
+			set := ws.Set
 			missing := set.Untagged()
-			tagUntagged(set)
+			engine.TagUntagged(set)
 			if _, err := set.Write(); err != nil {
 				return err
 			}
@@ -100,12 +101,7 @@ sorted with 2-space indentation.`,
   recall sync --json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			ws, err := a.openWorkspace(c.Context(), root)
-			if err != nil {
-				return err
-			}
-			defer ws.close()
-			rep, err := a.sync(c.Context(), ws, a.now())
+			rep, err := a.eng.SyncProject(c.Context(), root, a.now())
 			if err != nil {
 				return err
 			}
@@ -122,7 +118,7 @@ sorted with 2-space indentation.`,
 }
 
 // printSync prints a sync report for people.
-func (a *app) printSync(rep *syncReport) {
+func (a *app) printSync(rep *engine.SyncReport) {
 	lines := []struct {
 		label string
 		ids   []string

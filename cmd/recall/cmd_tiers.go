@@ -30,11 +30,7 @@ token estimate (characters / 4) and the stored bytes of the rows.`,
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
-			svc, err := a.rollups()
-			if err != nil {
-				return err
-			}
-			stats, err := svc.TierStats(c.Context())
+			stats, err := a.eng.Tiers(c.Context())
 			if err != nil {
 				return err
 			}

@@ -37,7 +37,7 @@ func (a *app) updateCommand() *cobra.Command {
 				upd.Content = &s
 			}
 			if c.Flags().Changed("tags") {
-				t := normaliseTags(markdown.SplitList(tags))
+				t := recall.NormalizeTags(markdown.SplitList(tags))
 				upd.Tags, upd.MergeTags = &t, mergeTags
 			} else if mergeTags {
 				return usagef("--merge-tags needs --tags")
@@ -52,11 +52,11 @@ func (a *app) updateCommand() *cobra.Command {
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
-			m, err := a.mem.FindMemory(c.Context(), args[0], collection)
+			m, err := a.eng.Get(c.Context(), args[0], collection)
 			if err != nil {
 				return err
 			}
-			if m, err = a.mem.UpdateMemory(c.Context(), m.ID, upd); err != nil {
+			if m, err = a.eng.Update(c.Context(), m.ID, upd); err != nil {
 				return err
 			}
 			if jsonOut {
@@ -95,11 +95,11 @@ func (a *app) deleteCommand() *cobra.Command {
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
-			m, err := a.mem.FindMemory(c.Context(), args[0], collection)
+			m, err := a.eng.Get(c.Context(), args[0], collection)
 			if err != nil {
 				return err
 			}
-			if err := a.mem.DeleteMemory(c.Context(), m.ID); err != nil {
+			if err := a.eng.Delete(c.Context(), m.ID); err != nil {
 				return err
 			}
 			if jsonOut {

@@ -1,11 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-	"fmt"
-
-	"github.com/recall-mem/recall"
-	"github.com/rogpeppe/go-internal/diff"
 	"github.com/spf13/cobra"
 )
 
@@ -19,7 +14,7 @@ func (a *app) versionsCommand() *cobra.Command {
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
-			vs, err := a.mem.MemoryVersions(c.Context(), args[0])
+			vs, err := a.eng.Versions(c.Context(), args[0])
 			if err != nil {
 				return err
 			}
@@ -51,15 +46,10 @@ func (a *app) diffCommand() *cobra.Command {
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
-			old, err := a.mem.MemoryVersion(c.Context(), args[0], from)
+			out, err := a.eng.Diff(c.Context(), args[0], from, to)
 			if err != nil {
 				return err
 			}
-			cur, err := a.mem.MemoryVersion(c.Context(), args[0], to)
-			if err != nil {
-				return err
-			}
-			out := diff.Diff(fmt.Sprintf("%s@%d", old.ID, from), renderForDiff(old), fmt.Sprintf("%s@%d", cur.ID, to), renderForDiff(cur))
 			_, err = a.stdout.Write(out)
 			return err
 		},
@@ -67,20 +57,6 @@ func (a *app) diffCommand() *cobra.Command {
 	c.Flags().IntVar(&from, "from", 0, "old version `N`")
 	c.Flags().IntVar(&to, "to", 0, "new version `M`")
 	return c
-}
-
-// renderForDiff shows a version as its fields then its content, so that a
-// diff shows metadata changes as well as text changes.
-func renderForDiff(m *recall.Memory) []byte {
-	fields := *m
-	fields.Content, fields.Version = "", 0
-	fields.UpdatedAt = fields.CreatedAt
-	b, _ := json.MarshalIndent(fields, "", "  ")
-	content := m.Content
-	if len(content) > 0 && content[len(content)-1] != '\n' {
-		content += "\n"
-	}
-	return append(append(b, "\n---\n"...), content...)
 }
 
 func (a *app) restoreCommand() *cobra.Command {
@@ -97,7 +73,7 @@ func (a *app) restoreCommand() *cobra.Command {
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
-			m, err := a.mem.RestoreMemory(c.Context(), args[0], version)
+			m, err := a.eng.Restore(c.Context(), args[0], version)
 			if err != nil {
 				return err
 			}

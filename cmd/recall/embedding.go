@@ -1,20 +1,16 @@
 package main
 
 import (
-	"context"
-	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/recall-mem/recall"
-	"github.com/recall-mem/recall/chunk"
+	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/hashing"
 	"github.com/recall-mem/recall/model2vec"
 	"github.com/recall-mem/recall/openai"
 	"github.com/recall-mem/recall/sentence"
-	"github.com/recall-mem/recall/sqlite"
 )
 
 // newEmbedder builds the embedder [retrieval] names. It reports whether
@@ -23,7 +19,7 @@ import (
 // encoder and remote providers go through the queue, so that a write never
 // waits for a model: the memory is searchable by text at once and by
 // meaning when its vector lands.
-func newEmbedder(cfg RetrievalConfig) (e recall.Embedder, inline bool, err error) {
+func newEmbedder(cfg engine.RetrievalConfig) (e recall.Embedder, inline bool, err error) {
 	switch strings.ToLower(cfg.Embedder) {
 	case "", "builtin":
 		return builtinEncoder(), false, nil
@@ -57,94 +53,6 @@ func newEmbedder(cfg RetrievalConfig) (e recall.Embedder, inline bool, err error
 // builtinEncoder is the process's sentence encoder; tests swap it for a
 // fresh one to see whether a command loaded the model.
 var builtinEncoder = sentence.Default
-
-// openVectors attaches the vector service to the open store, so that every
-// write is embedded (inline for a fast local embedder, through the queue
-// otherwise).
-func (a *app) openVectors() error {
-	r := a.cfg.Retrieval
-	if r.ModelPath != "" && !filepath.IsAbs(r.ModelPath) {
-		r.ModelPath = filepath.Join(a.store.Dir, r.ModelPath) // relative to the store
-	}
-	e, inline, err := newEmbedder(r)
-	if err != nil {
-		return err
-	}
-	vs := sqlite.NewVectorService(a.db, e, chunk.Splitter{})
-	vs.Inline = inline
-	if !inline {
-		// Only a server runs the loop (go a.vec.Run(ctx)); the CLI drains
-		// on search and in `recall reindex`.
-		vs.Interval = queueInterval(r)
-	}
-	if a.cfg.Retrieval.BatchSize > 0 {
-		vs.BatchSize = a.cfg.Retrieval.BatchSize
-	}
-	vs.OnError = func(err error) {
-		a.warnEmbedding("recall: embedding deferred (memories stay queued; `recall reindex` catches up): %s\n", recall.ErrorMessage(err))
-	}
-	a.vec = vs
-	return nil
-}
-
-// warnEmbedding prints one warning about embedding per process: a
-// provider that is down fails every batch and every memory.
-func (a *app) warnEmbedding(format string, args ...any) {
-	if !a.embedWarned {
-		a.embedWarned = true
-		fmt.Fprintf(a.stderr, format, args...)
-	}
-}
-
-// writeEmbedBudget bounds the embedding a command that queued memories
-// tries before it exits, so that they are searchable by vector at once
-// and a provider that is down is noticed (and costs a write this much).
-const writeEmbedBudget = 2 * time.Second
-
-// checkEmbedding runs after a command that queued memories for embedding
-// (all its writes for a remote provider, failed ones for an inline
-// embedder). It embeds them if the provider answers in time, and
-// otherwise warns once on stderr that they wait and why: a write never
-// fails for its vectors, but it must not hide that search cannot see them.
-// The built-in encoder's queue is left to the next search, `serve` or
-// `reindex`: it has no provider to be down, and loading the model would
-// make every write pay for it.
-func (a *app) checkEmbedding(ctx context.Context) {
-	if a.vec == nil || a.vec.QueuedHere() == 0 || ctx.Err() != nil || isBuiltin(a.cfg.Retrieval) {
-		return
-	}
-	_ = a.vec.DrainQueue(ctx, writeEmbedBudget) // a failure is recorded in the store
-	st, err := a.vec.Stats(ctx)
-	if err != nil {
-		return
-	}
-	if st.Queued > 0 && st.ProviderError != "" {
-		a.warnEmbedding("recall: warning: memories waiting for embedding: %d; search ranks them by full text only until it succeeds (`recall doctor` shows the queue): %s\n",
-			st.Queued, st.ProviderError)
-	}
-}
-
-// queueInterval is how often a server drains the embedding queue: the
-// built-in encoder is local, so its queue is drained every second; a
-// remote provider's every 30 seconds, to batch its requests.
-func queueInterval(r RetrievalConfig) time.Duration {
-	if r.QueueIntervalSeconds > 0 {
-		return time.Duration(r.QueueIntervalSeconds) * time.Second
-	}
-	if isBuiltin(r) {
-		return time.Second
-	}
-	return 30 * time.Second
-}
-
-// isBuiltin reports whether [retrieval] names the built-in sentence encoder.
-func isBuiltin(r RetrievalConfig) bool {
-	e := strings.ToLower(r.Embedder)
-	return e == "" || e == "builtin"
-}
-
-// vectors is the vector searcher for the ranking code: nil before open.
-func (a *app) vectors() recall.VectorSearcher { return a.vec }
 
 // isTerminal reports whether f is a terminal, for progress bars.
 func isTerminal(f *os.File) bool {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/maintain"
 )
 
@@ -37,7 +38,7 @@ func (a *app) askCandidates(in *bufio.Reader, p *recall.MaintainPlan) []maintain
 	}
 	switch strings.ToLower(answer) {
 	case "a", "all", "apply all", "y", "yes":
-		return recommended(p)
+		return engine.Recommended(p)
 	case "d", "i", "individually", "decide individually":
 	default:
 		return nil

@@ -2,10 +2,9 @@ package main
 
 import (
 	"encoding/json"
-	"os"
-	"strconv"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/markdown"
 	"github.com/spf13/cobra"
 )
@@ -52,47 +51,9 @@ func parseMetadata(s string) (json.RawMessage, error) {
 // buildMemory makes a memory from a document (frontmatter and body) and
 // flags; flags win over frontmatter.
 func buildMemory(doc []byte, f *memoryFlags, c *cobra.Command) (*recall.Memory, error) {
-	fm, body, err := markdown.SplitFrontmatter(doc)
+	m, err := engine.MemoryFromDocument(doc)
 	if err != nil {
-		return nil, recall.Errorf(recall.EINVALID, "Malformed YAML frontmatter: %v. Fix the block between the --- lines.", err)
-	}
-	m := &recall.Memory{
-		Content:    string(body),
-		Title:      fm.String("title"),
-		Key:        fm.String("key"),
-		Collection: fm.String("collection"),
-		Type:       fm.String("type"),
-		Category:   fm.String("category"),
-		Context:    fm.String("context"),
-		Project:    fm.String("project"),
-		Priority:   fm.String("priority"),
-		CreatedBy:  fm.String("created_by"),
-		Tier:       fm.String("tier"),
-		Tags:       fm.Strings("tags"),
-		Related:    append(fm.Strings("related"), fm.Strings("related_to")...),
-	}
-	if v := fm.String("confidence"); v != "" {
-		if m.Confidence, err = strconv.ParseFloat(v, 64); err != nil {
-			return nil, recall.Errorf(recall.EINVALID, "Frontmatter confidence %q is not a number from 0 to 1.", v)
-		}
-	}
-	if v, ok := fm["pinned"].(bool); ok {
-		m.Pinned = v
-	}
-	if v := fm.String("occurred_at"); v != "" {
-		if m.OccurredAt, err = parseTime("occurred-at", v); err != nil {
-			return nil, err
-		}
-	}
-	if md, ok := fm["metadata"]; ok && md != nil {
-		// Metadata is a JSON object on every other path; a scalar or a list
-		// here would be stored as one.
-		obj, isMap := md.(map[string]any)
-		b, err := json.Marshal(obj)
-		if !isMap || err != nil {
-			return nil, recall.Errorf(recall.EINVALID, "Frontmatter metadata must be a mapping of names to values, like \"metadata: {source: web}\".")
-		}
-		m.Metadata = b
+		return nil, err
 	}
 	set := func(name string, dst *string, v string) {
 		if c.Flags().Changed(name) {
@@ -122,7 +83,7 @@ func buildMemory(doc []byte, f *memoryFlags, c *cobra.Command) (*recall.Memory, 
 		m.Pinned = true
 	}
 	if c.Flags().Changed("occurred-at") {
-		t, err := parseTime("occurred-at", f.occurredAt)
+		t, err := engine.ParseTime("occurred-at", f.occurredAt)
 		if err != nil {
 			return nil, err
 		}
@@ -133,29 +94,8 @@ func buildMemory(doc []byte, f *memoryFlags, c *cobra.Command) (*recall.Memory, 
 			return nil, err
 		}
 	}
-	if m.Title == "" {
-		m.Title = recall.FirstH1(m.Content)
-	}
-	if m.Key == "" {
-		m.Key = recall.Slugify(m.Title)
-	}
-	if m.CreatedBy == "" {
-		m.CreatedBy = defaultAuthor()
-	}
-	m.Tags = normaliseTags(m.Tags)
+	engine.FillMemoryDefaults(m)
 	return m, nil
-}
-
-func normaliseTags(tags []string) []string { return recall.NormalizeTags(tags) }
-
-// defaultAuthor names who wrote a memory when nobody says.
-func defaultAuthor() string {
-	for _, env := range []string{"RECALL_AGENT", "USER", "USERNAME"} {
-		if v := os.Getenv(env); v != "" {
-			return v
-		}
-	}
-	return "recall"
 }
 
 // parseFilters reads repeated --filter field=v1,v2 flags.

@@ -83,7 +83,7 @@ func probeTop3(t *testing.T, p *paraphraseProbe, embedder string) float64 {
 		t.Fatal(err)
 	}
 	a := newApp(nil, nil, nil)
-	s, _ := a.searcherFor(mem, vec, nil, cfg)
+	s, _ := a.eng.SearcherFor(mem, vec, nil, cfg)
 	found := 0
 	for _, pr := range p.Probes {
 		hits, err := s.Search(ctx, recall.SearchQuery{Text: pr.Query, Limit: 3})

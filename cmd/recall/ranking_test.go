@@ -90,8 +90,8 @@ func newRankingStore(t *testing.T) *rankingStore {
 	put("distinct", &recall.Memory{Content: "Load test results go to the staging dashboard.", Collection: "ops"})
 	put("old-rule", &recall.Memory{Content: "Tabs are four spaces wide in the editor.", Status: recall.StatusSuperseded})
 	put("new-rule", &recall.Memory{Content: "Tabs are two spaces wide in the editor."})
-	a := &app{}
-	rs.search, _ = a.searcherFor(mem, vec, mem, defaultConfig())
+	a := newApp(nil, nil, nil)
+	rs.search, _ = a.eng.SearcherFor(mem, vec, mem, defaultConfig())
 	return rs
 }
 

@@ -24,7 +24,7 @@ func rollupApp(t *testing.T, config string) (*app, *bytes.Buffer) {
 	for i, v := range []string{"uses Vim", "uses Vim", "uses Helix", "uses Helix"} {
 		ms = append(ms, &recall.Memory{Title: "Editor", Type: "preference", Content: v, OccurredAt: day.Add(time.Duration(9+i*10) * time.Hour)})
 	}
-	if _, err := a.mem.ImportMemories(context.Background(), ms); err != nil {
+	if _, err := a.eng.Import(context.Background(), ms); err != nil {
 		t.Fatal(err)
 	}
 	return a, stderr
@@ -34,21 +34,21 @@ func TestApp_OpportunisticRollup(t *testing.T) {
 	ctx := context.Background()
 	t.Run("SpentBudgetResumesNextTime", func(t *testing.T) {
 		a, _ := rollupApp(t, "")
-		if rep := a.opportunisticRollup(ctx, time.Nanosecond); rep != nil && rep.Done {
+		if rep := a.eng.OpportunisticRollup(ctx, time.Nanosecond); rep != nil && rep.Done {
 			t.Fatalf("a 1ns budget finished: %+v", rep)
 		}
-		rep := a.opportunisticRollup(ctx, time.Minute)
+		rep := a.eng.OpportunisticRollup(ctx, time.Minute)
 		if rep == nil || !rep.Done || rep.Compacted == 0 && rep.Buckets[recall.BucketDaily] == 0 {
 			t.Fatalf("report %+v", rep)
 		}
-		again := a.opportunisticRollup(ctx, time.Minute)
+		again := a.eng.OpportunisticRollup(ctx, time.Minute)
 		if again == nil || len(again.Buckets) != 0 {
 			t.Fatalf("second run %+v", again)
 		}
 	})
 	t.Run("ErrorsAreLoggedNotReturned", func(t *testing.T) {
 		a, stderr := rollupApp(t, "[rollup]\ntimezone = \"Nowhere/Land\"\n")
-		if rep := a.opportunisticRollup(ctx, time.Second); rep != nil {
+		if rep := a.eng.OpportunisticRollup(ctx, time.Second); rep != nil {
 			t.Fatalf("report %+v", rep)
 		}
 		if !strings.Contains(stderr.String(), "rollup skipped: Unknown time zone") {
@@ -59,10 +59,10 @@ func TestApp_OpportunisticRollup(t *testing.T) {
 
 func TestApp_RollupSection(t *testing.T) {
 	a, _ := rollupApp(t, "")
-	if _, err := a.runRollups(context.Background(), recall.RollupRun{Now: time.Date(2026, 3, 10, 0, 0, 0, 0, time.UTC)}); err != nil {
+	if _, err := a.eng.RunRollups(context.Background(), recall.RollupRun{Now: time.Date(2026, 3, 10, 0, 0, 0, 0, time.UTC)}); err != nil {
 		t.Fatal(err)
 	}
-	sec, err := a.rollupSection().Build(context.Background(), recall.ContextRequest{Budget: 1000})
+	sec, err := a.eng.RollupSection().Build(context.Background(), recall.ContextRequest{Budget: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,10 +82,10 @@ func TestApp_RunRollupsChat(t *testing.T) {
 		}))
 		defer srv.Close()
 		a, stderr := rollupApp(t, "[rollup]\nsummarizer = \"chat\"\nchat_endpoint = \""+srv.URL+"\"\nchat_model = \"m\"\n")
-		if _, err := a.runRollups(context.Background(), recall.RollupRun{Now: now}); err != nil {
+		if _, err := a.eng.RunRollups(context.Background(), recall.RollupRun{Now: now}); err != nil {
 			t.Fatal(err)
 		}
-		svc, _ := a.rollups()
+		svc, _ := a.eng.Rollups()
 		// Active rollups are reworded; superseded ones are not worth a call.
 		rs, err := svc.FindRollups(context.Background(), recall.RollupFilter{})
 		if err != nil {
@@ -106,10 +106,10 @@ func TestApp_RunRollupsChat(t *testing.T) {
 		}))
 		defer srv.Close()
 		a, stderr := rollupApp(t, "[rollup]\nsummarizer = \"chat\"\nchat_endpoint = \""+srv.URL+"\"\nchat_model = \"m\"\n")
-		if _, err := a.runRollups(context.Background(), recall.RollupRun{Now: now}); err != nil {
+		if _, err := a.eng.RunRollups(context.Background(), recall.RollupRun{Now: now}); err != nil {
 			t.Fatal(err)
 		}
-		svc, _ := a.rollups()
+		svc, _ := a.eng.Rollups()
 		rs, _ := svc.FindRollups(context.Background(), recall.RollupFilter{BucketTypes: []string{recall.BucketWeekly}})
 		if len(rs) != 1 || !strings.HasPrefix(rs[0].Summary, "editor (preference): uses Helix") {
 			t.Fatalf("rollups %+v", rs)

@@ -22,7 +22,7 @@ func openTestApp(t *testing.T, config string) (*app, *bytes.Buffer) {
 	}
 	var stderr bytes.Buffer
 	a := newApp(strings.NewReader(""), &bytes.Buffer{}, &stderr)
-	a.storeFlag = dir
+	a.eng.StoreFlag = dir
 	if err := a.openForWrite(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func recordOld(t *testing.T, a *app, n int) {
 	for i := range obs {
 		obs[i] = &recall.Observation{At: time.Now().AddDate(-1, 0, 0), Type: recall.ObsFileRead, Content: "read a file"}
 	}
-	if err := a.obs.RecordObservations(context.Background(), obs); err != nil {
+	if err := a.eng.Observe(context.Background(), obs); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -48,21 +48,21 @@ func TestApp_OpportunisticSweep(t *testing.T) {
 	t.Run("Fires", func(t *testing.T) {
 		a, _ := openTestApp(t, on)
 		recordOld(t, a, 100)
-		if got := a.opportunisticSweep(ctx, os.Stderr); got != 100 {
+		if got := a.eng.OpportunisticSweep(ctx, os.Stderr); got != 100 {
 			t.Fatalf("swept %d, want 100", got)
 		}
 	})
 	t.Run("BelowThreshold", func(t *testing.T) {
 		a, _ := openTestApp(t, on)
 		recordOld(t, a, 99)
-		if got := a.opportunisticSweep(ctx, os.Stderr); got != 0 {
+		if got := a.eng.OpportunisticSweep(ctx, os.Stderr); got != 0 {
 			t.Fatalf("swept %d below the threshold", got)
 		}
 	})
 	t.Run("Disabled", func(t *testing.T) {
 		a, _ := openTestApp(t, "")
 		recordOld(t, a, 500)
-		if got := a.opportunisticSweep(ctx, os.Stderr); got != 0 {
+		if got := a.eng.OpportunisticSweep(ctx, os.Stderr); got != 0 {
 			t.Fatalf("swept %d with retention off", got)
 		}
 	})
@@ -72,7 +72,7 @@ func TestApp_OpportunisticSweep(t *testing.T) {
 		var log bytes.Buffer
 		cancelled, cancel := context.WithCancel(ctx)
 		cancel()
-		if got := a.opportunisticSweep(cancelled, &log); got != 0 {
+		if got := a.eng.OpportunisticSweep(cancelled, &log); got != 0 {
 			t.Fatalf("swept %d on a cancelled context", got)
 		}
 		if !strings.Contains(log.String(), "retention sweep") {
@@ -84,7 +84,7 @@ func TestApp_OpportunisticSweep(t *testing.T) {
 func TestApp_RunSweep(t *testing.T) {
 	a, _ := openTestApp(t, "[retention]\nenabled = true\n[retention.days]\nfile_read = 400\n")
 	recordOld(t, a, 3)
-	rep, err := a.runSweep(context.Background())
+	rep, err := a.eng.Sweep(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

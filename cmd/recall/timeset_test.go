@@ -73,7 +73,7 @@ func TestTimeSet(t *testing.T) {
 	if _, err := mem.ImportMemories(ctx, ms); err != nil {
 		t.Fatal(err)
 	}
-	s, _ := (&app{}).searcherFor(mem, vec, nil, defaultConfig())
+	s, _ := newApp(nil, nil, nil).eng.SearcherFor(mem, vec, nil, defaultConfig())
 	total := 0.0
 	for _, text := range timeSetQueries {
 		in := timeq.Parse(text, timeSetNow)

@@ -40,7 +40,7 @@ type Product struct {
 // ProductSearcher adapts the program's searcher constructor, which takes
 // memories, vectors, a history reader for --as-of (none here) and its own
 // configuration type, to Product.Searcher.
-func ProductSearcher[C any](build func(*sqlite.MemoryService, recall.VectorSearcher, recall.HistoryReader, C) (recall.Searcher, map[string]any), cfg C) func(*sqlite.MemoryService, *sqlite.VectorService) (recall.Searcher, map[string]any) {
+func ProductSearcher[C any](build func(recall.MemoryStore, recall.VectorSearcher, recall.HistoryReader, C) (recall.Searcher, map[string]any), cfg C) func(*sqlite.MemoryService, *sqlite.VectorService) (recall.Searcher, map[string]any) {
 	return func(mem *sqlite.MemoryService, vec *sqlite.VectorService) (recall.Searcher, map[string]any) {
 		return build(mem, vec, nil, cfg)
 	}
@@ -49,8 +49,8 @@ func ProductSearcher[C any](build func(*sqlite.MemoryService, recall.VectorSearc
 // Store is a store opened by Product.Open: the services the CLI's commands
 // use on it.
 type Store struct {
-	Memories *sqlite.MemoryService
-	Vectors  *sqlite.VectorService
+	Memories recall.MemoryStore
+	Vectors  recall.VectorStore // nil without an embedder
 	Search   recall.Searcher
 	Context  recall.ContextBuilder // nil when the program builds no contexts
 	Embedder recall.Embedder       // the configured one, named in reports

@@ -143,7 +143,7 @@ func (sc *Scale) Run(ctx context.Context) (*ScaleReport, string, error) {
 
 	// An embedder off the write path (the built-in encoder) embeds the
 	// queue afterwards, as a server's loop would.
-	if b.Vectors != nil && !b.Vectors.Inline {
+	if b.Vectors != nil && !b.Vectors.EmbedsInline() {
 		start := time.Now()
 		if err := b.Vectors.DrainQueue(ctx, 0); err != nil {
 			return nil, dir, err

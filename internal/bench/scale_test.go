@@ -3,6 +3,7 @@ package bench_test
 import (
 	"bytes"
 	"context"
+	"github.com/recall-mem/recall"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,17 +22,17 @@ func TestScale_Run(t *testing.T) {
 	closed := 0
 	open := func(_ context.Context, dir, embedder string) (*bench.Store, error) {
 		opened = append(opened, embedder)
-		db := sqlite.NewDB(filepath.Join(dir, "recall.db"))
-		if err := db.Open(); err != nil {
+		e := hashing.NewHashing(64)
+		st, err := sqlite.OpenStore(filepath.Join(dir, "recall.db"), recall.StoreOptions{
+			Embedding: &recall.EmbeddingOptions{Embedder: e, Chunker: chunk.Splitter{}, Inline: true},
+		})
+		if err != nil {
 			return nil, err
 		}
-		e := hashing.NewHashing(64)
-		mem := sqlite.NewMemoryService(db)
-		vec := sqlite.NewVectorService(db, e, chunk.Splitter{})
-		vec.Inline = true
-		return &bench.Store{Memories: mem, Vectors: vec, Search: mem, Embedder: e, Close: func() {
+		mem := sqlite.NewMemoryService(st.DB)
+		return &bench.Store{Memories: mem, Vectors: st.Vectors(), Search: mem, Embedder: e, Close: func() {
 			closed++
-			db.Close()
+			st.Close()
 		}}, nil
 	}
 	sc := bench.Scale{Product: bench.Product{DBFile: "recall.db", Open: open}, Memories: 60, Queries: 5, Seed: 1, Budget: 500, Embedder: "hashing"}

@@ -1,4 +1,4 @@
-package main
+package engine
 
 import (
 	"context"
@@ -46,7 +46,7 @@ func checkPaths(ctx context.Context, root string, paths ...string) (hashes, prob
 	for _, p := range paths {
 		m.Anchors = append(m.Anchors, recall.Anchor{Path: p})
 	}
-	return checkAnchors(ctx, root, []*recall.Memory{m})
+	return CheckAnchors(ctx, root, []*recall.Memory{m})
 }
 
 // Anchors are hashed only when they are regular files inside the project

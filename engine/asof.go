@@ -1,4 +1,4 @@
-package main
+package engine
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/recall-mem/recall"
-	"github.com/recall-mem/recall/sqlite"
 )
 
 // asOfSearcher returns a searcher over the store's memory as it was at t:
@@ -17,7 +16,7 @@ import (
 // past is ranked by exactly the same code (full text, neighbours, time
 // words) as the present. Vectors are left out: the past text is not
 // embedded. The release function removes the temporary store.
-func (a *app) asOfSearcher(hist recall.HistoryReader, cfg *Config) func(ctx context.Context, t time.Time) (recall.Searcher, func(), error) {
+func (e *Engine) asOfSearcher(hist recall.HistoryReader, cfg *Config) func(ctx context.Context, t time.Time) (recall.Searcher, func(), error) {
 	return func(ctx context.Context, t time.Time) (recall.Searcher, func(), error) {
 		ms, err := hist.MemoriesAsOf(ctx, t)
 		if err != nil {
@@ -30,20 +29,20 @@ func (a *app) asOfSearcher(hist recall.HistoryReader, cfg *Config) func(ctx cont
 			return nil, nil, err
 		}
 		release := func() { os.RemoveAll(dir) }
-		db := sqlite.NewDB(filepath.Join(dir, dbFile))
-		if err := db.Open(); err != nil {
+		st, err := e.parts.Backend.OpenStore(filepath.Join(dir, DBFile), recall.StoreOptions{})
+		if err != nil {
 			release()
 			return nil, nil, err
 		}
-		release = func() { db.Close(); os.RemoveAll(dir) }
-		mem := sqlite.NewMemoryService(db)
+		release = func() { st.Close(); os.RemoveAll(dir) }
+		mem := st.Memories()
 		if len(ms) > 0 {
 			if _, err := mem.ImportMemories(ctx, ms); err != nil {
 				release()
 				return nil, nil, fmt.Errorf("load memory as of %s: %w", t.Format(time.RFC3339), err)
 			}
 		}
-		s, _ := a.searcherFor(mem, nil, nil, cfg)
+		s, _ := e.SearcherFor(mem, nil, nil, cfg)
 		return s, release, nil
 	}
 }

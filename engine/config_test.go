@@ -1,4 +1,4 @@
-package main
+package engine
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 )
 
 func TestParseConfig(t *testing.T) {
-	cfg := defaultConfig()
+	cfg := DefaultConfig()
 	err := parseConfig([]byte("[working]\nbudget_words = 900\n[retention]\nenabled = true\n[retention.days]\nfile_read = 7\n"), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -19,7 +19,7 @@ func TestParseConfig(t *testing.T) {
 		"[working\n":                          "line 1",
 		"[limits]\nmax_content_bytes = 'x'\n": "line 2",
 	} {
-		if err := parseConfig([]byte(in), defaultConfig()); err == nil || !strings.Contains(err.Error(), want) {
+		if err := parseConfig([]byte(in), DefaultConfig()); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("parseConfig(%q) = %v, want it to mention %q", in, err, want)
 		}
 	}
@@ -30,6 +30,6 @@ func FuzzParseConfig(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		_ = parseConfig(b, defaultConfig()) // must not panic
+		_ = parseConfig(b, DefaultConfig()) // must not panic
 	})
 }

@@ -1,4 +1,4 @@
-package main
+package engine
 
 import (
 	"context"
@@ -7,8 +7,8 @@ import (
 	"github.com/recall-mem/recall/maintain"
 )
 
-// applied is one action carried out.
-type applied struct {
+// Applied is one action carried out.
+type Applied struct {
 	ID     string `json:"id"`
 	Action string `json:"action"`
 	From   string `json:"from,omitempty"` // the file the entry left
@@ -16,9 +16,9 @@ type applied struct {
 	Tier   string `json:"tier"`
 }
 
-// entryOf finds the managed entry with id.
-func (ws *workspace) entryOf(id string) (recall.ManagedEntry, bool) {
-	for _, e := range ws.set.Entries() {
+// EntryOf finds the managed entry with id.
+func (ws *Workspace) EntryOf(id string) (recall.ManagedEntry, bool) {
+	for _, e := range ws.Set.Entries() {
 		if e.ID == id {
 			return e, true
 		}
@@ -30,15 +30,15 @@ func (ws *workspace) entryOf(id string) (recall.ManagedEntry, bool) {
 // as whole lines (seed 000's editing rules) and the store changes in one
 // transaction; nothing is written unless every action is valid. texts
 // holds the new text for update actions.
-func (a *app) applyChoices(ctx context.Context, ws *workspace, choices []maintain.Choice, o maintain.Options, texts map[string]string) ([]applied, error) {
+func (e *Engine) applyChoices(ctx context.Context, ws *Workspace, choices []maintain.Choice, o maintain.Options, texts map[string]string) ([]Applied, error) {
 	ch := recall.TierChanges{Op: "maintain"}
-	var out []applied
+	var out []Applied
 	for _, c := range choices {
-		m := ws.mems[c.ID]
+		m := ws.Mems[c.ID]
 		if m == nil {
-			found, err := a.mem.FindMemory(ctx, c.ID, "")
+			found, err := e.mem.FindMemory(ctx, c.ID, "")
 			if err != nil {
-				if e, ok := ws.entryOf(c.ID); ok {
+				if e, ok := ws.EntryOf(c.ID); ok {
 					return nil, recall.Errorf(recall.ENOTFOUND, "Entry ^%s in %s is not in the store yet: run `recall sync` first.", c.ID, e.File)
 				}
 				return nil, err
@@ -51,19 +51,19 @@ func (a *app) applyChoices(ctx context.Context, ws *workspace, choices []maintai
 		if err != nil {
 			return nil, err
 		}
-		done := applied{ID: c.ID, Action: c.Action, Tier: m.Tier}
-		if e, ok := ws.entryOf(c.ID); ok {
+		done := Applied{ID: c.ID, Action: c.Action, Tier: m.Tier}
+		if e, ok := ws.EntryOf(c.ID); ok {
 			done.From, done.File, done.Tier = e.File, e.File, e.Tier
 			rec := recall.SyncRecord{ID: c.ID, File: e.File, Text: e.Text, Tier: e.Tier}
 			if upd.Content != nil {
-				if err := ws.set.File(e.File).SetText(c.ID, *upd.Content); err != nil {
+				if err := ws.Set.File(e.File).SetText(c.ID, *upd.Content); err != nil {
 					return nil, err
 				}
 				rec.Text = *upd.Content
 			}
 			if tier != "" {
-				home := ws.set.HomeOf(tier)
-				if _, err := ws.set.Move(c.ID, home); err != nil {
+				home := ws.Set.HomeOf(tier)
+				if _, err := ws.Set.Move(c.ID, home); err != nil {
 					return nil, err
 				}
 				rec.File, rec.Tier = home, tier
@@ -79,7 +79,7 @@ func (a *app) applyChoices(ctx context.Context, ws *workspace, choices []maintai
 		ch.Update = append(ch.Update, recall.MemoryChange{ID: c.ID, Update: upd})
 		out = append(out, done)
 	}
-	if err := a.commit(ctx, ws, ch); err != nil {
+	if err := e.commit(ctx, ws, ch); err != nil {
 		return nil, err
 	}
 	return out, nil

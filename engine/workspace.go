@@ -1,4 +1,4 @@
-package main
+package engine
 
 import (
 	"context"
@@ -13,60 +13,60 @@ import (
 	"github.com/recall-mem/recall/markdown"
 )
 
-// projectRoot is where the managed files live: --root when given, else the
+// ProjectRoot is where the managed files live: --root when given, else the
 // parent of a project store's .recall/ directory, else the working
 // directory.
-func (a *app) projectRoot(flag string) (string, error) {
+func (e *Engine) ProjectRoot(flag string) (string, error) {
 	if flag != "" {
 		return filepath.Abs(flag)
 	}
-	loc := a.store
+	loc := e.Location
 	if loc == nil {
 		var err error
-		if loc, err = resolveStore(a.storeFlag, a.globalFlag); err != nil {
+		if loc, err = ResolveStore(e.StoreFlag, e.GlobalFlag); err != nil {
 			return "", err
 		}
 	}
-	if filepath.Base(loc.Dir) == projectDir && loc.Kind != "global" {
+	if filepath.Base(loc.Dir) == ProjectDir && loc.Kind != "global" {
 		return filepath.Dir(loc.Dir), nil
 	}
 	return os.Getwd()
 }
 
-// workspace is the managed files of a project with the store's view of
+// Workspace is the managed files of a project with the store's view of
 // their entries.
-type workspace struct {
-	root    string
-	set     *markdown.Set
-	records map[string]recall.SyncRecord
-	mems    map[string]*recall.Memory // entries' and records' ids, and active working memories
-	unlock  func()                    // releases the project lock taken by openWorkspace
+type Workspace struct {
+	Root    string
+	Set     *markdown.Set
+	Records map[string]recall.SyncRecord
+	Mems    map[string]*recall.Memory // entries' and records' ids, and active working memories
+	unlock  func()                    // releases the project lock taken by OpenWorkspace
 }
 
-// lockWait is how long a command waits for another one editing the same
+// LockWait is how long a command waits for another one editing the same
 // project's files.
-const lockWait = 10 * time.Second
+const LockWait = 10 * time.Second
 
-// close releases the workspace's lock.
-func (ws *workspace) close() {
+// Close releases the workspace's lock.
+func (ws *Workspace) Close() {
 	if ws != nil && ws.unlock != nil {
 		ws.unlock()
 		ws.unlock = nil
 	}
 }
 
-// loadWorkspace reads the managed files under root and the memories they
+// LoadWorkspace reads the managed files under root and the memories they
 // name.
-func (a *app) loadWorkspace(ctx context.Context, root string) (*workspace, error) {
-	set, err := markdown.Load(root, a.cfg.Working.File)
+func (e *Engine) LoadWorkspace(ctx context.Context, root string) (*Workspace, error) {
+	set, err := markdown.Load(root, e.Config.Working.File)
 	if err != nil {
 		return nil, err
 	}
-	recs, err := a.tierStore().SyncRecords(ctx)
+	recs, err := e.tierStore().SyncRecords(ctx)
 	if err != nil {
 		return nil, err
 	}
-	ws := &workspace{root: root, set: set, records: recs, mems: map[string]*recall.Memory{}}
+	ws := &Workspace{Root: root, Set: set, Records: recs, Mems: map[string]*recall.Memory{}}
 	var ids []string
 	for _, e := range set.Entries() {
 		ids = append(ids, e.ID)
@@ -77,37 +77,37 @@ func (a *app) loadWorkspace(ctx context.Context, root string) (*workspace, error
 	anyStatus := "*"
 	for len(ids) > 0 {
 		n := min(len(ids), 500)
-		ms, _, err := a.mem.FindMemories(ctx, recall.MemoryFilter{Status: &anyStatus, Fields: map[string][]string{"id": ids[:n]}})
+		ms, _, err := e.mem.FindMemories(ctx, recall.MemoryFilter{Status: &anyStatus, Fields: map[string][]string{"id": ids[:n]}})
 		if err != nil {
 			return nil, err
 		}
 		for _, m := range ms {
-			ws.mems[m.ID] = m
+			ws.Mems[m.ID] = m
 		}
 		ids = ids[n:]
 	}
 	working := recall.TierWorking
-	ms, _, err := a.mem.FindMemories(ctx, recall.MemoryFilter{Tier: &working})
+	ms, _, err := e.mem.FindMemories(ctx, recall.MemoryFilter{Tier: &working})
 	if err != nil {
 		return nil, err
 	}
 	for _, m := range ms {
-		ws.mems[m.ID] = m
+		ws.Mems[m.ID] = m
 	}
 	return ws, nil
 }
 
-// checkEntries refuses to go on when an entry has no id or an id is on
+// CheckEntries refuses to go on when an entry has no id or an id is on
 // several entries, with seed 000's texts.
-func checkEntries(set *markdown.Set, verb string) error {
+func CheckEntries(set *markdown.Set, verb string) error {
 	if missing := set.Untagged(); len(missing) > 0 {
 		return recall.Errorf(recall.ECONFLICT, "Cannot run %s: %d entries are missing IDs.\nRun `recall init-ids` first to tag all entries.", verb, len(missing))
 	}
-	return checkDuplicates(set, verb)
+	return CheckDuplicates(set, verb)
 }
 
-// checkDuplicates refuses duplicate ids, listing every location.
-func checkDuplicates(set *markdown.Set, verb string) error {
+// CheckDuplicates refuses duplicate ids, listing every location.
+func CheckDuplicates(set *markdown.Set, verb string) error {
 	ids, where := set.Duplicates()
 	if len(ids) == 0 {
 		return nil
@@ -124,8 +124,8 @@ func checkDuplicates(set *markdown.Set, verb string) error {
 	return recall.Errorf(recall.ECONFLICT, "%s", b.String())
 }
 
-// tagUntagged gives every entry without an id a new one, in memory.
-func tagUntagged(set *markdown.Set) int {
+// TagUntagged gives every entry without an id a new one, in memory.
+func TagUntagged(set *markdown.Set) int {
 	taken := map[string]bool{}
 	for _, e := range set.Entries() {
 		taken[e.ID] = true
@@ -142,24 +142,24 @@ func tagUntagged(set *markdown.Set) int {
 	return len(missing)
 }
 
-// openWorkspace opens the store and loads the managed files of the project
+// OpenWorkspace opens the store and loads the managed files of the project
 // root (--root, else derived from the store).
-func (a *app) openWorkspace(ctx context.Context, rootFlag string) (*workspace, error) {
-	if err := a.openForWrite(ctx); err != nil {
+func (e *Engine) OpenWorkspace(ctx context.Context, rootFlag string) (*Workspace, error) {
+	if err := e.OpenForWrite(ctx); err != nil {
 		return nil, err
 	}
-	root, err := a.projectRoot(rootFlag)
+	root, err := e.ProjectRoot(rootFlag)
 	if err != nil {
 		return nil, err
 	}
 	// One lock per store: a project's files are edited under it from the
 	// first read to the last write, so that concurrent syncs cannot both
 	// append the same entry.
-	unlock, err := lockFile(ctx, filepath.Join(a.store.Dir, "tiers.lock"), lockWait)
+	unlock, err := LockFile(ctx, filepath.Join(e.Location.Dir, "tiers.lock"), LockWait)
 	if err != nil {
 		return nil, err
 	}
-	ws, err := a.loadWorkspace(ctx, root)
+	ws, err := e.LoadWorkspace(ctx, root)
 	if err != nil {
 		unlock()
 		return nil, err

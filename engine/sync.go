@@ -1,4 +1,4 @@
-package main
+package engine
 
 import (
 	"context"
@@ -8,45 +8,47 @@ import (
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/markdown"
-	"github.com/recall-mem/recall/sqlite"
 )
 
 // metaImportedKey marks in the store that metadata.json was imported once.
 const metaImportedKey = "tiers.metadata_imported"
 
 // tierStore is the store's bookkeeping for the managed files.
-func (a *app) tierStore() *sqlite.TierService { return sqlite.NewTierService(a.db) }
+func (e *Engine) tierStore() recall.TierStore { return e.Store.Tiers() }
 
-// syncReport is what `recall sync` prints as JSON.
-type syncReport struct {
+// SyncReport is what `recall sync` prints as JSON.
+type SyncReport struct {
 	Tagged int `json:"tagged"`
 	*markdown.SyncResult
 	Metadata string `json:"metadata,omitempty"` // "imported" or "written"
 }
 
-// syncPlan is a sync computed but not yet written.
-type syncPlan struct {
-	rep       *syncReport
+// SyncPlan is a sync computed but not yet written.
+type SyncPlan struct {
+	rep       *SyncReport
 	in        markdown.SyncInput
 	md        markdown.Metadata
 	mdExists  bool
 	importing bool
 }
 
-// planSync reconciles the workspace's files and the store in memory: it
-// tags untagged entries, edits ws.set and computes the store changes,
+// Report is what the planned sync would change.
+func (sp *SyncPlan) Report() *SyncReport { return sp.rep }
+
+// PlanSync reconciles the workspace's files and the store in memory: it
+// tags untagged entries, edits ws.Set and computes the store changes,
 // writing nothing.
-func (a *app) planSync(ctx context.Context, ws *workspace, now time.Time) (*syncPlan, error) {
-	if err := checkDuplicates(ws.set, "sync"); err != nil {
+func (e *Engine) PlanSync(ctx context.Context, ws *Workspace, now time.Time) (*SyncPlan, error) {
+	if err := CheckDuplicates(ws.Set, "sync"); err != nil {
 		return nil, err
 	}
-	sp := &syncPlan{rep: &syncReport{Tagged: tagUntagged(ws.set)}}
+	sp := &SyncPlan{rep: &SyncReport{Tagged: TagUntagged(ws.Set)}}
 	var err error
-	if sp.md, sp.mdExists, err = markdown.ReadMetadata(ws.root); err != nil {
+	if sp.md, sp.mdExists, err = markdown.ReadMetadata(ws.Root); err != nil {
 		return nil, err
 	}
-	sp.in = markdown.SyncInput{Set: ws.set, Memories: ws.mems, Records: ws.records, Now: now}
-	imported, err := a.tierStore().StoreMeta(ctx, metaImportedKey)
+	sp.in = markdown.SyncInput{Set: ws.Set, Memories: ws.Mems, Records: ws.Records, Now: now}
+	imported, err := e.tierStore().StoreMeta(ctx, metaImportedKey)
 	if err != nil {
 		return nil, err
 	}
@@ -61,15 +63,15 @@ func (a *app) planSync(ctx context.Context, ws *workspace, now time.Time) (*sync
 	return sp, nil
 }
 
-// sync reconciles the workspace's files and the store: files first, then
+// Sync reconciles the workspace's files and the store: files first, then
 // one store transaction; if that fails the files are put back. Running it
 // again after a crash between the two repairs the difference.
-func (a *app) sync(ctx context.Context, ws *workspace, now time.Time) (*syncReport, error) {
-	sp, err := a.planSync(ctx, ws, now)
+func (e *Engine) Sync(ctx context.Context, ws *Workspace, now time.Time) (*SyncReport, error) {
+	sp, err := e.PlanSync(ctx, ws, now)
 	if err != nil {
 		return nil, err
 	}
-	if err := a.commit(ctx, ws, sp.rep.Changes); err != nil {
+	if err := e.commit(ctx, ws, sp.rep.Changes); err != nil {
 		return nil, err
 	}
 	if sp.mdExists {
@@ -77,7 +79,7 @@ func (a *app) sync(ctx context.Context, ws *workspace, now time.Time) (*syncRepo
 		if sp.importing {
 			sp.rep.Metadata = "imported"
 		}
-		if _, err := a.writeMetadata(ctx, ws.root, sp.md); err != nil {
+		if _, err := e.writeMetadata(ctx, ws.Root, sp.md); err != nil {
 			return nil, err
 		}
 	}
@@ -86,15 +88,15 @@ func (a *app) sync(ctx context.Context, ws *workspace, now time.Time) (*syncRepo
 
 // commit writes the changed files, then applies the store changes in one
 // transaction, putting the files back if the transaction fails.
-func (a *app) commit(ctx context.Context, ws *workspace, ch recall.TierChanges) error {
-	undo, err := ws.set.Write()
+func (e *Engine) commit(ctx context.Context, ws *Workspace, ch recall.TierChanges) error {
+	undo, err := ws.Set.Write()
 	if err != nil {
 		return err
 	}
 	if len(ch.Insert)+len(ch.Update)+len(ch.Records)+len(ch.Drop)+len(ch.Meta) == 0 {
 		return nil
 	}
-	if err := a.tierStore().ApplyTierChanges(ctx, ch); err != nil {
+	if err := e.tierStore().ApplyTierChanges(ctx, ch); err != nil {
 		if uerr := undo(); uerr != nil {
 			return errors.Join(err, fmt.Errorf("restore files (run `recall sync` to repair): %w", uerr))
 		}
@@ -106,11 +108,11 @@ func (a *app) commit(ctx context.Context, ws *workspace, ch recall.TierChanges) 
 // writeMetadata rewrites metadata.json from the store for every id it
 // holds and every managed entry, keeping fields recall does not know. It
 // returns the number of entries.
-func (a *app) writeMetadata(ctx context.Context, root string, md markdown.Metadata) (int, error) {
+func (e *Engine) writeMetadata(ctx context.Context, root string, md markdown.Metadata) (int, error) {
 	if md == nil {
 		md = markdown.Metadata{}
 	}
-	ws, err := a.loadWorkspace(ctx, root)
+	ws, err := e.LoadWorkspace(ctx, root)
 	if err != nil {
 		return 0, err
 	}
@@ -118,13 +120,13 @@ func (a *app) writeMetadata(ctx context.Context, root string, md markdown.Metada
 	for id := range md {
 		ids[id] = true
 	}
-	for _, e := range ws.set.Entries() {
+	for _, e := range ws.Set.Entries() {
 		ids[e.ID] = true
 	}
 	for id := range ids {
-		m := ws.mems[id]
+		m := ws.Mems[id]
 		if m == nil {
-			if found, err := a.mem.FindMemory(ctx, id, ""); err == nil {
+			if found, err := e.mem.FindMemory(ctx, id, ""); err == nil {
 				m = found
 			}
 		}

@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package engine
 
 import (
 	"context"
@@ -14,18 +14,18 @@ import (
 func TestLockFile(t *testing.T) {
 	ctx := context.Background()
 	p := filepath.Join(t.TempDir(), "tiers.lock")
-	unlock, err := lockFile(ctx, p, time.Second)
+	unlock, err := LockFile(ctx, p, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Run("ErrHeld", func(t *testing.T) {
-		if _, err := lockFile(ctx, p, 100*time.Millisecond); recall.ErrorCode(err) != recall.EUNAVAILABLE {
+		if _, err := LockFile(ctx, p, 100*time.Millisecond); recall.ErrorCode(err) != recall.EUNAVAILABLE {
 			t.Fatalf("want EUNAVAILABLE while held, got %v", err)
 		}
 	})
 	t.Run("OKAfterUnlock", func(t *testing.T) {
 		unlock()
-		again, err := lockFile(ctx, p, 100*time.Millisecond)
+		again, err := LockFile(ctx, p, 100*time.Millisecond)
 		if err != nil {
 			t.Fatal(err)
 		}

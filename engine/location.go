@@ -1,4 +1,4 @@
-package main
+package engine
 
 import (
 	"errors"
@@ -10,55 +10,55 @@ import (
 )
 
 const (
-	projectDir = ".recall"
-	dbFile     = "recall.db"
-	configFile = "config.toml"
+	ProjectDir = ".recall"
+	DBFile     = "recall.db"
+	ConfigFile = "config.toml"
 )
 
-// storeLocation is a resolved store directory and why it was chosen.
-type storeLocation struct {
+// Location is a resolved store directory and why it was chosen.
+type Location struct {
 	Dir    string `json:"dir"`
 	Reason string `json:"reason"`
 	Kind   string `json:"kind"` // project or global
 }
 
-// resolveStore finds the store: --store, $RECALL_STORE, the nearest .recall/
+// ResolveStore finds the store: --store, $RECALL_STORE, the nearest .recall/
 // above the working directory, else the global store; --global forces the
 // global one.
-func resolveStore(flag string, global bool) (*storeLocation, error) {
+func ResolveStore(flag string, global bool) (*Location, error) {
 	if global {
-		dir, err := globalStoreDir()
-		return &storeLocation{Dir: dir, Reason: "--global", Kind: "global"}, err
+		dir, err := GlobalStoreDir()
+		return &Location{Dir: dir, Reason: "--global", Kind: "global"}, err
 	}
 	if flag != "" {
 		dir, err := filepath.Abs(flag)
-		return &storeLocation{Dir: dir, Reason: "--store flag", Kind: "explicit"}, err
+		return &Location{Dir: dir, Reason: "--store flag", Kind: "explicit"}, err
 	}
 	if env := os.Getenv("RECALL_STORE"); env != "" {
 		dir, err := filepath.Abs(env)
-		return &storeLocation{Dir: dir, Reason: "RECALL_STORE environment variable", Kind: "explicit"}, err
+		return &Location{Dir: dir, Reason: "RECALL_STORE environment variable", Kind: "explicit"}, err
 	}
 	wd, err := os.Getwd()
 	if err != nil {
 		return nil, err
 	}
 	for dir := wd; ; dir = filepath.Dir(dir) {
-		cand := filepath.Join(dir, projectDir)
+		cand := filepath.Join(dir, ProjectDir)
 		if fi, err := os.Stat(cand); err == nil && fi.IsDir() {
-			return &storeLocation{Dir: cand, Reason: "nearest .recall/ above " + wd, Kind: "project"}, nil
+			return &Location{Dir: cand, Reason: "nearest .recall/ above " + wd, Kind: "project"}, nil
 		}
 		if filepath.Dir(dir) == dir {
 			break
 		}
 	}
-	dir, err := globalStoreDir()
-	return &storeLocation{Dir: dir, Reason: "no .recall/ found above " + wd + "; using the global store", Kind: "global"}, err
+	dir, err := GlobalStoreDir()
+	return &Location{Dir: dir, Reason: "no .recall/ found above " + wd + "; using the global store", Kind: "global"}, err
 }
 
-// storeExists returns ENOTFOUND, naming `recall init`, when loc holds no
+// StoreExists returns ENOTFOUND, naming `recall init`, when loc holds no
 // database yet.
-func storeExists(loc *storeLocation) error {
-	if _, err := os.Stat(filepath.Join(loc.Dir, dbFile)); errors.Is(err, fs.ErrNotExist) {
+func StoreExists(loc *Location) error {
+	if _, err := os.Stat(filepath.Join(loc.Dir, DBFile)); errors.Is(err, fs.ErrNotExist) {
 		return recall.Errorf(recall.ENOTFOUND, "No store at %s (%s): run `recall init` to create one (`recall init --global` for the global store), or check --store and RECALL_STORE.", loc.Dir, loc.Reason)
 	} else if err != nil {
 		return recall.Errorf(recall.EUNAVAILABLE, "Cannot read the store at %s: %v.", loc.Dir, err)
@@ -66,8 +66,8 @@ func storeExists(loc *storeLocation) error {
 	return nil
 }
 
-// globalStoreDir is $XDG_DATA_HOME/recall, by default ~/.local/share/recall.
-func globalStoreDir() (string, error) {
+// GlobalStoreDir is $XDG_DATA_HOME/recall, by default ~/.local/share/recall.
+func GlobalStoreDir() (string, error) {
 	if x := os.Getenv("XDG_DATA_HOME"); x != "" && filepath.IsAbs(x) {
 		return filepath.Join(x, "recall"), nil
 	}

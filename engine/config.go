@@ -1,4 +1,4 @@
-package main
+package engine
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 )
 
 // Config is config.toml in the store directory. Every field is optional;
-// defaultConfig gives the values a missing file or key means.
+// DefaultConfig gives the values a missing file or key means.
 type Config struct {
 	Working   WorkingConfig   `toml:"working"`
 	Retrieval RetrievalConfig `toml:"retrieval"`
@@ -101,23 +101,24 @@ type LimitsConfig struct {
 	MaxContentBytes int `toml:"max_content_bytes"`
 }
 
-// defaultKeepDailyDays is how long daily rollups outlive their week.
-const defaultKeepDailyDays = 90
+// DefaultKeepDailyDays is how long daily rollups outlive their week.
+const DefaultKeepDailyDays = 90
 
-func defaultConfig() *Config {
+// DefaultConfig is the configuration of a store without config.toml.
+func DefaultConfig() *Config {
 	return &Config{
 		Working:   WorkingConfig{File: "CLAUDE.local.md", BudgetWords: 1500},
 		Retrieval: RetrievalConfig{Embedder: "builtin"},
-		Rollup:    RollupConfig{RawRetentionDays: 30, Timezone: "UTC", Summarizer: "rules", SessionBudgetMS: 25, Keep4hDays: 30, KeepDailyDays: defaultKeepDailyDays},
+		Rollup:    RollupConfig{RawRetentionDays: 30, Timezone: "UTC", Summarizer: "rules", SessionBudgetMS: 25, Keep4hDays: 30, KeepDailyDays: DefaultKeepDailyDays},
 		Hook:      HookConfig{MaxOutputBytes: 4096, ContextTokens: 2000},
 		Session:   SessionConfig{HotSessions: 5, StaleDays: 90},
 		Limits:    LimitsConfig{MaxContentBytes: 1 << 20},
 	}
 }
 
-// loadConfig reads path over the defaults; a missing file is no error.
-func loadConfig(path string) (*Config, error) {
-	cfg := defaultConfig()
+// LoadConfig reads path over the defaults; a missing file is no error.
+func LoadConfig(path string) (*Config, error) {
+	cfg := DefaultConfig()
 	buf, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return cfg, nil

@@ -1,4 +1,4 @@
-package main
+package engine
 
 import (
 	"context"
@@ -8,52 +8,37 @@ import (
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/journal"
 	"github.com/recall-mem/recall/pack"
-	"github.com/recall-mem/recall/redact"
-	"github.com/recall-mem/recall/sqlite"
 )
-
-// newRedactor builds the redactor from [redact]; redaction is on unless
-// enabled = false. A nil interface (not a typed nil) means off.
-func newRedactor(cfg RedactConfig) (recall.Redactor, error) {
-	if cfg.Enabled != nil && !*cfg.Enabled {
-		return nil, nil
-	}
-	r, err := redact.New(redact.Config{Patterns: cfg.Patterns, Allow: cfg.AllowList})
-	if err != nil {
-		return nil, err
-	}
-	return r, nil
-}
 
 // memoryDir is where the session views live: memory/ at the project root
 // for a project store (beside .recall/), else memory/ inside the store.
-func (a *app) memoryDir() string {
-	if a.store.Kind == "project" {
-		return filepath.Join(filepath.Dir(a.store.Dir), "memory")
+func (e *Engine) memoryDir() string {
+	if e.Location.Kind == "project" {
+		return filepath.Join(filepath.Dir(e.Location.Dir), "memory")
 	}
-	return filepath.Join(a.store.Dir, "memory")
+	return filepath.Join(e.Location.Dir, "memory")
 }
 
-// sessionStore is the storage half of sessions, configured from [session].
-func (a *app) sessionStore() *sqlite.SessionService {
-	s := sqlite.NewSessionService(a.db)
-	s.HotSessions = a.cfg.Session.HotSessions
-	s.StaleAfter = time.Duration(a.cfg.Session.StaleDays) * 24 * time.Hour
-	return s
+// SessionStore is the storage half of sessions, configured from [session].
+func (e *Engine) SessionStore() recall.SessionStore {
+	return e.Store.Sessions(recall.SessionOptions{
+		HotSessions: e.Config.Session.HotSessions,
+		StaleAfter:  time.Duration(e.Config.Session.StaleDays) * 24 * time.Hour,
+	})
 }
 
-// sessions is the session lifecycle over the open store.
-func (a *app) sessions() *journal.Service {
+// Sessions is the session lifecycle over the open store.
+func (e *Engine) Sessions() *journal.Service {
 	j := &journal.Service{
-		Store:    a.sessionStore(),
-		Memories: a.mem,
-		Dir:      a.memoryDir(),
-		Budget:   a.cfg.Hook.ContextTokens,
-		Sweeper:  a.heartbeatUpkeep(),
-		Checker:  a.db,
-		Now:      a.now,
+		Store:    e.SessionStore(),
+		Memories: e.mem,
+		Dir:      e.memoryDir(),
+		Budget:   e.Config.Hook.ContextTokens,
+		Upkeep:   e.heartbeatUpkeep(),
+		Checker:  e.Store.Upkeep(),
+		Now:      e.Now,
 	}
-	j.Context = a.sessionContextBuilder(j)
+	j.Context = e.sessionContextBuilder(j)
 	return j
 }
 
@@ -61,9 +46,9 @@ func (a *app) sessions() *journal.Service {
 // heartbeat's findings first, then the sections of `recall context`
 // (pinned core, working set, recent sessions, and whatever other areas add
 // there), all within one budget.
-func (a *app) sessionContextBuilder(j *journal.Service) recall.ContextBuilder {
+func (e *Engine) sessionContextBuilder(j *journal.Service) recall.ContextBuilder {
 	heartbeat := pack.Section{Name: "heartbeat", Title: "recall heartbeat", Fetch: j.Findings}
-	sections := append([]pack.Section{heartbeat}, a.contextSections()...)
+	sections := append([]pack.Section{heartbeat}, e.contextSections()...)
 	return bytesFirst{
 		cheap: &pack.Builder{Sections: sections, Tokens: byteCounter{}},
 		exact: pack.NewBuilder(sections...),
@@ -95,9 +80,9 @@ func (b bytesFirst) BuildContext(ctx context.Context, req recall.ContextRequest)
 // session_budget_ms) and, with [retention] enabled, observations past their
 // type's retention are swept (seed 003's opportunistic trigger: at least
 // 100 observations older than a day). Neither ever fails the session.
-func (a *app) heartbeatUpkeep() journal.Sweeper {
-	return journal.SweepFunc(func(ctx context.Context, _ time.Time) (int, error) {
-		a.opportunisticRollup(ctx, 0)
-		return a.opportunisticSweep(ctx, a.stderr), nil
+func (e *Engine) heartbeatUpkeep() journal.Upkeep {
+	return journal.UpkeepFunc(func(ctx context.Context, _ time.Time) (int, error) {
+		e.OpportunisticRollup(ctx, 0)
+		return e.OpportunisticSweep(ctx, e.Log), nil
 	})
 }

@@ -1,34 +1,33 @@
-package main
+package engine
 
 import (
 	"time"
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/rank"
-	"github.com/recall-mem/recall/sqlite"
 	"github.com/recall-mem/recall/timeq"
 )
 
-// searcherFor builds the searcher 'recall search', 'recall context' and
+// SearcherFor builds the searcher 'recall search', 'recall context' and
 // 'recall bench locomo' use over a store, and describes its configuration
 // for benchmark reports.
 //
 // hist, when set, lets the searcher answer --as-of queries.
-func (a *app) searcherFor(mem *sqlite.MemoryService, vec recall.VectorSearcher, hist recall.HistoryReader, cfg *Config) (recall.Searcher, map[string]any) {
+func (e *Engine) SearcherFor(mem recall.MemoryStore, vec recall.VectorSearcher, hist recall.HistoryReader, cfg *Config) (recall.Searcher, map[string]any) {
 	s := &rank.Searcher{Text: mem, Memories: mem, Neighbors: mem, Time: timeq.Parser{}, Now: func() time.Time { return time.Now().UTC() }, Options: rank.DefaultOptions()}
 	if vec != nil {
 		s.Vectors = vec
 	}
 	if hist != nil {
-		s.AsOf = a.asOfSearcher(hist, cfg)
+		s.AsOf = e.asOfSearcher(hist, cfg)
 	}
-	if vs, ok := vec.(*sqlite.VectorService); ok && vs.Embedder != nil {
-		s.Options.VectorFloor = rank.VectorFloor(vs.Embedder.Model())
+	if vs, ok := vec.(interface{ EmbedderModel() string }); ok && vs.EmbedderModel() != "" {
+		s.Options.VectorFloor = rank.VectorFloor(vs.EmbedderModel())
 	}
-	cfg.Ranking.apply(&s.Options)
+	cfg.Ranking.Apply(&s.Options)
 	o := s.Options
 	return s, map[string]any{
-		"embedder": embedderName(cfg), "fusion": o.Fusion, "rrf_k": o.RRFK, "candidates": o.Candidates,
+		"embedder": EmbedderName(cfg), "fusion": o.Fusion, "rrf_k": o.RRFK, "candidates": o.Candidates,
 		"text_weight": o.TextWeight, "vector_weight": o.VectorWeight, "mmr_lambda": o.MMRLambda,
 		"episode": o.Episode, "neighbor": o.Neighbor, "neighbor_before": o.NeighborBefore,
 		"time_boost": o.TimeBoost, "feedback": o.Feedback, "recency": o.Weights.Recency,
@@ -56,7 +55,8 @@ type RankingConfig struct {
 	TimeStrict     *bool    `toml:"time_strict"`
 }
 
-func (rc RankingConfig) apply(o *rank.Options) {
+// Apply sets the options rc names over o.
+func (rc RankingConfig) Apply(o *rank.Options) {
 	set := func(dst *float64, v *float64) {
 		if v != nil {
 			*dst = *v
@@ -84,7 +84,8 @@ func (rc RankingConfig) apply(o *rank.Options) {
 	}
 }
 
-func embedderName(cfg *Config) string {
+// EmbedderName names the configured embedder, "builtin" by default.
+func EmbedderName(cfg *Config) string {
 	if cfg.Retrieval.Embedder == "" {
 		return "builtin"
 	}

@@ -1,4 +1,4 @@
-package main
+package engine
 
 import (
 	"context"
@@ -37,17 +37,19 @@ const (
 // problem that kept it from being hashed. Both empty: the file is gone.
 type anchorState struct{ hash, problem string }
 
-// anchorHashes checks every anchored file now. hashes maps a path to its
+// AnchorHashes checks every anchored file now. hashes maps a path to its
 // hex SHA-256, or "" when the file is gone; problems maps the paths that
 // could not be hashed to the reason (outside the project, not a regular
 // file, too large, not read in time).
-func anchorHashes(root string, ms []*recall.Memory) (hashes, problems map[string]string) {
+func AnchorHashes(root string, ms []*recall.Memory) (hashes, problems map[string]string) {
 	ctx, cancel := context.WithTimeout(context.Background(), anchorTimeout)
 	defer cancel()
-	return checkAnchors(ctx, root, ms)
+	return CheckAnchors(ctx, root, ms)
 }
 
-func checkAnchors(ctx context.Context, root string, ms []*recall.Memory) (hashes, problems map[string]string) {
+// CheckAnchors hashes the anchored files of ms under root within ctx:
+// the hashes by path, and the paths that could not be hashed with why.
+func CheckAnchors(ctx context.Context, root string, ms []*recall.Memory) (hashes, problems map[string]string) {
 	hashes, problems = map[string]string{}, map[string]string{}
 	r, rootErr := os.OpenRoot(root)
 	if rootErr == nil {
@@ -143,15 +145,15 @@ func openProblem(err error) string {
 	return anchorUnreadable
 }
 
-// resolveAnchors turns --anchor paths (relative to the working directory
+// ResolveAnchors turns --anchor paths (relative to the working directory
 // or absolute) into anchors relative to the project root with the file's
 // current hash. Returns EINVALID for a file that cannot be hashed or lies
 // outside the project.
-func (a *app) resolveAnchors(paths []string) ([]recall.Anchor, error) {
+func (e *Engine) ResolveAnchors(paths []string) ([]recall.Anchor, error) {
 	if len(paths) == 0 {
 		return nil, nil
 	}
-	root, err := a.projectRoot("")
+	root, err := e.ProjectRoot("")
 	if err != nil {
 		return nil, err
 	}

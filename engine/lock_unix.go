@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package engine
 
 import (
 	"context"
@@ -13,11 +13,11 @@ import (
 	"github.com/recall-mem/recall"
 )
 
-// lockFile takes an exclusive advisory lock on path (created 0600), so
+// LockFile takes an exclusive advisory lock on path (created 0600), so
 // that two processes never edit the managed files of one project at once.
 // It retries until ctx ends or wait passes, then returns EUNAVAILABLE. The
 // lock goes with the process if it dies.
-func lockFile(ctx context.Context, path string, wait time.Duration) (unlock func(), err error) {
+func LockFile(ctx context.Context, path string, wait time.Duration) (unlock func(), err error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", path, err)

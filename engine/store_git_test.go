@@ -1,4 +1,4 @@
-package main
+package engine
 
 import (
 	"context"
@@ -8,9 +8,9 @@ import (
 // TestGitCheck_NoGit: without git on PATH the check passes and says so.
 func TestGitCheck_NoGit(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
-	a := &app{store: &storeLocation{Dir: t.TempDir()}}
-	got := a.gitCheck(context.Background())
-	if got.Status != checkOK || len(got.Details) != 1 {
+	e := &Engine{Location: &Location{Dir: t.TempDir()}}
+	got := e.gitCheck(context.Background())
+	if got.Status != CheckOK || len(got.Details) != 1 {
 		t.Fatalf("gitCheck without git = %+v, want ok with a note", got)
 	}
 }
