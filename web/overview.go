@@ -1,0 +1,66 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/recall-mem/recall"
+)
+
+type overviewPage struct {
+	Memories int
+	ByTier   []tierCount
+	Stats    *recall.StoreStats // nil without a StatsReader
+	Plan     *recall.MaintainPlan
+	PlanErr  string // why the working set could not be measured
+	Recent   []*recall.Session
+}
+
+type tierCount struct {
+	Tier  string
+	Count int
+}
+
+// recentSessions is how many sessions the overview lists.
+const recentSessions = 5
+
+func (h *Handler) overview(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	var p overviewPage
+	// Counting through the filter's total needs no extra interface and
+	// reads no rows (Limit 1).
+	for _, tier := range []string{recall.TierWorking, recall.TierRegister, recall.TierArchive} {
+		_, n, err := h.b.Memories.FindMemories(ctx, recall.MemoryFilter{Tier: &tier, Limit: 1})
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		p.ByTier = append(p.ByTier, tierCount{tier, n})
+		p.Memories += n
+	}
+	if h.b.Stats != nil {
+		st, err := h.b.Stats.StoreStats(ctx, h.b.now())
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		p.Stats = st
+	}
+	if h.b.Maintainer != nil {
+		// A plan needs the project's working file; outside a project it
+		// fails, and the overview says so instead of failing itself.
+		if plan, err := h.b.Maintainer.Plan(ctx); err != nil {
+			p.PlanErr = recall.ErrorMessage(err)
+		} else {
+			p.Plan = plan
+		}
+	}
+	if h.b.Sessions != nil {
+		recent, err := h.b.Sessions.FindSessions(ctx, recentSessions)
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		p.Recent = recent
+	}
+	h.render(w, r, http.StatusOK, "overview", "Overview", "overview", p)
+}

@@ -1,0 +1,124 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// contains fails the test unless body holds every want.
+func contains(t *testing.T, what, body string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(body, w) {
+			t.Errorf("%s lacks %q", what, w)
+		}
+	}
+}
+
+func TestPages_Overview(t *testing.T) {
+	f := newFixture(t, Options{Loopback: true})
+	w := f.get("/")
+	if w.Code != http.StatusOK {
+		t.Fatalf("got %d: %s", w.Code, w.Body)
+	}
+	contains(t, "overview", w.Body.String(), "<h1>Overview</h1>", `<dd id="count-memories">3</dd>`,
+		`<a href="/memories?tier=working">1</a>`, `href="/sessions/s-one"`, "<dt>Versions</dt>")
+}
+
+func TestPages_Memories(t *testing.T) {
+	f := newFixture(t, Options{Loopback: true})
+	t.Run("List", func(t *testing.T) {
+		body := f.get("/memories").Body.String()
+		contains(t, "listing", body, "3 memories", "How we deploy", "Editor preference", `<label for="q">Search</label>`)
+	})
+	t.Run("FilterByTag", func(t *testing.T) {
+		body := f.get("/memories?tag=prefs").Body.String()
+		contains(t, "tag filter", body, "1 memories", "Editor preference")
+		if strings.Contains(body, "How we deploy") {
+			t.Error("tag filter kept a memory without the tag")
+		}
+	})
+	t.Run("FilterByTier", func(t *testing.T) {
+		body := f.get("/memories?tier=working").Body.String()
+		contains(t, "tier filter", body, "Database choice")
+		if strings.Contains(body, "Editor preference") {
+			t.Error("tier filter kept a register memory")
+		}
+	})
+	t.Run("Search", func(t *testing.T) {
+		body := f.get("/memories?q=helix+editor&mode=bm25").Body.String()
+		contains(t, "search", body, "results for “helix editor”", "Editor preference", `class="score"`, "Why this result", "<dt>BM25</dt>",
+			`<option value="bm25" selected>`)
+	})
+	t.Run("BadMode", func(t *testing.T) {
+		if w := f.get("/memories?q=x&mode=nonsense"); w.Code != http.StatusBadRequest {
+			t.Fatalf("got %d, want 400", w.Code)
+		}
+	})
+}
+
+func TestPages_Memory(t *testing.T) {
+	f := newFixture(t, Options{Loopback: true})
+	path := "/memories/" + f.deploy.ID
+	body := f.get(path).Body.String()
+	contains(t, "memory page", body, "<h1>How we deploy</h1>", "<strong>main</strong>", "<code>make release</code>",
+		`<dd id="version">2</dd>`, "Changes from version 1 to 2", `<span class="add">&#43;Deploys run from **main** with `+"`make release`"+` after CI passes.</span>`)
+
+	t.Run("NotFound", func(t *testing.T) {
+		if w := f.get("/memories/nope"); w.Code != http.StatusNotFound {
+			t.Fatalf("got %d, want 404", w.Code)
+		}
+	})
+	c := f.csrf()
+	t.Run("Edit", func(t *testing.T) {
+		if w := f.get(path + "/edit"); w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `<textarea id="content" name="content" rows="16">`) {
+			t.Fatalf("edit form: %d", w.Code)
+		}
+		w := f.post(path+"/edit", url.Values{csrfField: {c.Value}, "title": {"How we deploy"}, "content": {"Deploys run from **main**.\r\nAsk first."}, "tags": {"ops, release"}, "type": {"procedure"}}, c)
+		if w.Code != http.StatusSeeOther {
+			t.Fatalf("got %d: %s", w.Code, w.Body)
+		}
+		m, err := f.mem.FindMemory(t.Context(), f.deploy.ID, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Version != 3 || m.Content != "Deploys run from **main**.\nAsk first." || strings.Join(m.Tags, ",") != "ops,release" {
+			t.Fatalf("after edit: version %d content %q tags %v", m.Version, m.Content, m.Tags)
+		}
+		body := f.get(path + "?from=1&to=3").Body.String()
+		contains(t, "diff 1→3", body, "Changes from version 1 to 3", `<span class="add">&#43;tags: ops, release</span>`, `<span class="add">&#43;Ask first.</span>`)
+	})
+	t.Run("Pin", func(t *testing.T) {
+		f.post(path+"/pin", url.Values{csrfField: {c.Value}, "pinned": {"true"}}, c)
+		contains(t, "pinned", f.get(path).Body.String(), `<dd id="pinned">yes</dd>`, ">Unpin<")
+		f.post(path+"/pin", url.Values{csrfField: {c.Value}, "pinned": {"false"}}, c)
+		contains(t, "unpinned", f.get(path).Body.String(), `<dd id="pinned">no</dd>`)
+	})
+	t.Run("DeleteAndRestore", func(t *testing.T) {
+		if w := f.post(path+"/delete", url.Values{csrfField: {c.Value}}, c); w.Code != http.StatusSeeOther {
+			t.Fatalf("delete: %d", w.Code)
+		}
+		contains(t, "deleted memory", f.get(path).Body.String(), "This memory is deleted", "Restore version 1")
+		if w := f.post(path+"/restore", url.Values{csrfField: {c.Value}, "version": {"1"}}, c); w.Code != http.StatusSeeOther {
+			t.Fatalf("restore: %d %s", w.Code, w.Body)
+		}
+		m, err := f.mem.FindMemory(t.Context(), f.deploy.ID, "")
+		if err != nil || m.Content != "Deploys run from **main** with `make release`." {
+			t.Fatalf("after restore: %v %+v", err, m)
+		}
+	})
+}
+
+func TestPages_Sessions(t *testing.T) {
+	f := newFixture(t, Options{Loopback: true})
+	contains(t, "sessions", f.get("/sessions").Body.String(), "<h1>Sessions</h1>", `href="/sessions/s-one"`, "demo")
+	body := f.get("/sessions/s-one").Body.String()
+	contains(t, "timeline", body, "please deploy the site", `<mark class="redacted">[REDACTED:api_key]</mark>`, "edited the release target", `<label for="type">Type</label>`)
+	body = f.get("/sessions/s-one?type=command").Body.String()
+	contains(t, "filtered timeline", body, "make release", `<option value="command" selected>`)
+	if strings.Contains(body, "please deploy the site") {
+		t.Error("type filter kept a user prompt")
+	}
+}

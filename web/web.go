@@ -1,0 +1,68 @@
+// Package web serves recall's browser UI: server-rendered pages, every
+// asset embedded in the binary, mounted at / beside the REST API and MCP.
+//
+// The pages reach the store through Backend, a set of narrow interfaces
+// declared here, so that the UI can move onto another application layer
+// by filling the same fields from it.
+package web
+
+import (
+	"context"
+	"time"
+
+	"github.com/recall-mem/recall"
+)
+
+// Memories is what the pages need from the memory store.
+type Memories interface {
+	FindMemory(ctx context.Context, ref, collection string) (*recall.Memory, error)
+	FindMemories(ctx context.Context, filter recall.MemoryFilter) ([]*recall.Memory, int, error)
+	UpdateMemory(ctx context.Context, id string, upd recall.MemoryUpdate) (*recall.Memory, error)
+	DeleteMemory(ctx context.Context, id string) error
+	MemoryVersions(ctx context.Context, id string) ([]*recall.MemoryVersion, error)
+	RestoreMemory(ctx context.Context, id string, n int) (*recall.Memory, error)
+}
+
+// Observations lists what sessions recorded.
+type Observations interface {
+	FindObservations(ctx context.Context, filter recall.ObservationFilter) ([]*recall.Observation, int, error)
+}
+
+// Sessions lists recent sessions.
+type Sessions interface {
+	FindSessions(ctx context.Context, limit int) ([]*recall.Session, error)
+}
+
+// Backend is everything the UI reads and changes. Memories is required; a
+// nil field hides the pages and panels that need it.
+type Backend struct {
+	Memories     Memories
+	Search       recall.Searcher
+	Observations Observations
+	Sessions     Sessions
+	Maintainer   recall.Maintainer  // the working set against its budget
+	Stats        recall.StatsReader // store counts; without it the overview counts by tier
+	Now          func() time.Time   // nil means time.Now
+}
+
+// FromServices fills a Backend from the services a transport exposes.
+func FromServices(s recall.Services) Backend {
+	b := Backend{Search: s.Search, Maintainer: s.Maintainer}
+	if s.Memories != nil {
+		b.Memories = s.Memories
+	}
+	if s.Observations != nil {
+		b.Observations = s.Observations
+	}
+	if s.Sessions != nil {
+		b.Sessions = s.Sessions
+	}
+	return b
+}
+
+func (b Backend) now() time.Time {
+	if b.Now != nil {
+		return b.Now()
+	}
+	return time.Now()
+}
