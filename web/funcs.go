@@ -23,11 +23,11 @@ var funcs = template.FuncMap{
 		}
 		return t.UTC().Format("2006-01-02 15:04")
 	},
-	"score":  func(f float64) string { return fmt.Sprintf("%.4f", f) },
-	"join":   strings.Join,
-	"sel":    func(a, b string) bool { return a == b },
-	"pct":    func(a, b int) int { return percent(a, b) },
-	"sub":    func(a, b int) int { return a - b },
+	"score":   func(f float64) string { return fmt.Sprintf("%.4f", f) },
+	"join":    strings.Join,
+	"sel":     func(a, b string) bool { return a == b },
+	"pct":     func(a, b int) int { return percent(a, b) },
+	"sub":     func(a, b int) int { return a - b },
 	"excerpt": excerpt,
 }
 
