@@ -45,21 +45,6 @@ type Backend struct {
 	Now          func() time.Time   // nil means time.Now
 }
 
-// FromServices fills a Backend from the services a transport exposes.
-func FromServices(s recall.Services) Backend {
-	b := Backend{Search: s.Search, Maintainer: s.Maintainer}
-	if s.Memories != nil {
-		b.Memories = s.Memories
-	}
-	if s.Observations != nil {
-		b.Observations = s.Observations
-	}
-	if s.Sessions != nil {
-		b.Sessions = s.Sessions
-	}
-	return b
-}
-
 func (b Backend) now() time.Time {
 	if b.Now != nil {
 		return b.Now()
