@@ -85,7 +85,7 @@ func (b *browser) until(t *testing.T, cond string) {
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
-		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool]("!!(" + cond + ")"))
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool]("!!("+cond+")"))
 		cancel()
 		if err == nil && ok {
 			return
