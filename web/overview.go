@@ -26,9 +26,21 @@ const recentSessions = 5
 func (h *Handler) overview(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	var p overviewPage
-	// Counting through the filter's total needs no extra interface and
-	// reads no rows (Limit 1).
+	if h.b.Stats != nil {
+		st, err := h.b.Stats.StoreStats(ctx, h.b.now())
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		p.Stats, p.Memories = st, st.Memories
+	}
 	for _, tier := range []string{recall.TierWorking, recall.TierRegister, recall.TierArchive} {
+		if p.Stats != nil {
+			p.ByTier = append(p.ByTier, tierCount{tier, p.Stats.MemoriesByTier[tier]})
+			continue
+		}
+		// Without store statistics, count through the filter's total: no
+		// extra interface, but a count query per tier.
 		_, n, err := h.b.Memories.FindMemories(ctx, recall.MemoryFilter{Tier: &tier, Limit: 1})
 		if err != nil {
 			h.fail(w, r, err)
@@ -36,14 +48,6 @@ func (h *Handler) overview(w http.ResponseWriter, r *http.Request) {
 		}
 		p.ByTier = append(p.ByTier, tierCount{tier, n})
 		p.Memories += n
-	}
-	if h.b.Stats != nil {
-		st, err := h.b.Stats.StoreStats(ctx, h.b.now())
-		if err != nil {
-			h.fail(w, r, err)
-			return
-		}
-		p.Stats = st
 	}
 	if h.b.Maintainer != nil {
 		// A plan needs the project's working file; outside a project it

@@ -25,6 +25,14 @@ func TestPages_Overview(t *testing.T) {
 	}
 	contains(t, "overview", w.Body.String(), "<h1>Overview</h1>", `<dd id="count-memories">3</dd>`,
 		`<a href="/memories?tier=working">1</a>`, `href="/sessions/s-one"`, "<dt>Versions</dt>")
+	t.Run("WithoutStats", func(t *testing.T) {
+		f.h.b.Stats = nil
+		body := f.get("/").Body.String()
+		contains(t, "overview without stats", body, `<dd id="count-memories">3</dd>`, `<a href="/memories?tier=register">2</a>`)
+		if strings.Contains(body, "<dt>Versions</dt>") {
+			t.Error("versions shown without store statistics")
+		}
+	})
 }
 
 func TestPages_Memories(t *testing.T) {
