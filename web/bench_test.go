@@ -71,7 +71,9 @@ func BenchmarkPages(b *testing.B) {
 	for _, p := range []struct{ name, path string }{
 		{"Overview", "/"},
 		{"MemoriesList", "/memories"},
-		{"MemoriesFiltered", "/memories?tag=t7&tier=archive"},
+		{"MemoriesByTier", "/memories?tier=archive"},
+		{"MemoriesByTag", "/memories?tag=t7"},
+		{"MemoriesByTagAndTier", "/memories?tag=t7&tier=archive"},
 		{"MemoriesSearch", "/memories?mode=bm25&q=" + url.QueryEscape(query)},
 		{"Memory", "/memories/" + one[0].ID},
 		{"Sessions", "/sessions"},

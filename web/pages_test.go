@@ -1,6 +1,9 @@
 package web
 
 import (
+	"context"
+
+	"github.com/recall-mem/recall"
 	"net/http"
 	"net/url"
 	"strings"
@@ -129,4 +132,21 @@ func TestPages_Sessions(t *testing.T) {
 	if strings.Contains(body, "please deploy the site") {
 		t.Error("type filter kept a user prompt")
 	}
+}
+
+// cannedPlan is a maintain plan without a project on disk.
+type cannedPlan struct {
+	plan *recall.MaintainPlan
+	err  error
+}
+
+func (c cannedPlan) Plan(context.Context) (*recall.MaintainPlan, error) { return c.plan, c.err }
+
+func TestPages_OverviewWorkingSet(t *testing.T) {
+	f := newFixture(t, Options{Loopback: true})
+	f.h.b.Maintainer = cannedPlan{plan: &recall.MaintainPlan{WorkingWords: 1800, Target: 1500, Unit: "words", NeedToFree: 300}}
+	contains(t, "over budget", f.get("/").Body.String(), "1800 of 1500 words: 300 over the budget.",
+		`<meter id="working-meter" min="0" max="1500" high="1500" value="1800"`)
+	f.h.b.Maintainer = cannedPlan{err: recall.Errorf(recall.ENOTFOUND, "No working file in this project.")}
+	contains(t, "no project", f.get("/").Body.String(), "The working set could not be measured: No working file in this project.")
 }

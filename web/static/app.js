@@ -10,8 +10,19 @@ document.addEventListener("keydown", function (e) {
   e.preventDefault();
   q.focus();
 });
-// Forms that destroy something ask first.
+// Forms that destroy something ask first; search forms leave their empty
+// filters out of the address.
 document.addEventListener("submit", function (e) {
-  var msg = e.target.getAttribute("data-confirm");
-  if (msg && !window.confirm(msg)) e.preventDefault();
+  var f = e.target;
+  var msg = f.getAttribute("data-confirm");
+  if (msg && !window.confirm(msg)) { e.preventDefault(); return; }
+  if (f.method === "get") {
+    Array.prototype.forEach.call(f.elements, function (el) {
+      if (el.name && el.value === "") el.disabled = true;
+    });
+  }
+});
+// Pages restored from the back/forward cache get their fields back.
+window.addEventListener("pageshow", function () {
+  Array.prototype.forEach.call(document.querySelectorAll("form [disabled]"), function (el) { el.disabled = false; });
 });
