@@ -2,12 +2,12 @@ package web
 
 import (
 	"context"
-
-	"github.com/recall-mem/recall"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/recall-mem/recall"
 )
 
 // contains fails the test unless body holds every want.
