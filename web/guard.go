@@ -123,9 +123,11 @@ func (h *Handler) setSession(w http.ResponseWriter, r *http.Request) {
 }
 
 // safeNext keeps a post-login redirect on this server: a path, never
-// another host ("//evil.example" or "/\evil.example").
+// another host. Browsers drop tabs and newlines and read "\\" as "/", so
+// "/\t/evil.example" would leave; anything with such characters goes home.
 func safeNext(next string) string {
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") || next == "/login" {
+	odd := strings.ContainsFunc(next, func(r rune) bool { return r < 0x20 || r == 0x7f || r == '\\' })
+	if odd || !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/login") {
 		return "/"
 	}
 	return next

@@ -169,3 +169,23 @@ func TestHandler_SecurityHeaders(t *testing.T) {
 		t.Errorf("X-Content-Type-Options = %q", got)
 	}
 }
+
+func TestSafeNext(t *testing.T) {
+	for in, want := range map[string]string{
+		"/memories?tag=a": "/memories?tag=a", "/": "/", "": "/", "https://evil.example/": "/", "//evil.example": "/",
+		"/\\evil.example": "/", "/\t/evil.example": "/", "/\n/evil.example": "/", "/login": "/", "memories": "/",
+	} {
+		if got := safeNext(in); got != want {
+			t.Errorf("safeNext(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestHandler_LoginFormDropsWrongToken(t *testing.T) {
+	f := newFixture(t, Options{Token: "right"})
+	body := f.get("/memories?tag=ops&token=wrong").Body.String()
+	contains(t, "login form", body, `name="next" value="/memories?tag=ops"`)
+	if strings.Contains(body, "wrong") {
+		t.Error("the login form carries the wrong token on")
+	}
+}

@@ -129,7 +129,11 @@ func (h *Handler) refuse(w http.ResponseWriter, status int, msg string) {
 }
 
 func (h *Handler) renderLogin(w http.ResponseWriter, r *http.Request, status int, problem string) {
-	next := r.URL.RequestURI()
+	u := *r.URL
+	q := u.Query()
+	q.Del("token") // a wrong token must not ride along to the next page
+	u.RawQuery = q.Encode()
+	next := u.RequestURI()
 	if r.Method == http.MethodPost {
 		next = r.PostFormValue("next")
 	}
