@@ -50,7 +50,7 @@ func New(b Backend, opt Options) (*Handler, error) {
 	}
 	h := &Handler{b: b, opt: opt, pages: map[string]*template.Template{}}
 	for _, name := range []string{"overview", "memories", "memory", "edit", "sessions", "session", "login", "error"} {
-		t, err := template.New(name).Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+name+".html")
+		t, err := template.New(name).Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/plot.html", "templates/"+name+".html")
 		if err != nil {
 			return nil, err
 		}

@@ -13,6 +13,8 @@ type overviewPage struct {
 	Plan     *recall.MaintainPlan
 	PlanErr  string // why the working set could not be measured
 	Recent   []*recall.Session
+	// Plots of rows per kind, when store statistics are available.
+	TierPlot, ObsPlot *barChart
 }
 
 type tierCount struct {
@@ -48,6 +50,10 @@ func (h *Handler) overview(w http.ResponseWriter, r *http.Request) {
 		}
 		p.ByTier = append(p.ByTier, tierCount{tier, n})
 		p.Memories += n
+	}
+	if p.Stats != nil {
+		p.TierPlot = newBarChart("Memories by tier", p.Stats.MemoriesByTier)
+		p.ObsPlot = newBarChart("Observations by type", p.Stats.ObservationsByType)
 	}
 	if h.b.Maintainer != nil {
 		// A plan needs the project's working file; outside a project it

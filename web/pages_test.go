@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -149,4 +150,28 @@ func TestPages_OverviewWorkingSet(t *testing.T) {
 		`<meter id="working-meter" min="0" max="1500" high="1500" value="1800"`)
 	f.h.b.Maintainer = cannedPlan{err: recall.Errorf(recall.ENOTFOUND, "No working file in this project.")}
 	contains(t, "no project", f.get("/").Body.String(), "The working set could not be measured: No working file in this project.")
+}
+
+func TestPages_OverviewPlots(t *testing.T) {
+	f := newFixture(t, Options{Loopback: true})
+	body := f.get("/").Body.String()
+	// Two register memories against one working: the register bar is the
+	// longest (360 px), working half of it.
+	contains(t, "plots", body, `<svg role="img" aria-label="Memories by tier"`, `<text class="plot-label" x="0" y="17">register</text>`,
+		`<rect class="plot-bar" x="150" y="3" width="360" height="18"></rect>`, `<rect class="plot-bar" x="150" y="27" width="180" height="18"></rect>`,
+		`aria-label="Observations by type"`, `>command</text>`)
+}
+
+func TestNewBarChart(t *testing.T) {
+	if newBarChart("none", nil) != nil {
+		t.Error("a chart of nothing")
+	}
+	c := newBarChart("x", map[string]int{"b": 1, "a": 1000, "c": 0})
+	var got []string
+	for _, b := range c.Bars {
+		got = append(got, fmt.Sprintf("%s=%d:%d", b.Label, b.Value, b.Width))
+	}
+	if want := "a=1000:360 b=1:1 c=0:0"; strings.Join(got, " ") != want {
+		t.Errorf("bars %v, want %s", got, want)
+	}
 }
