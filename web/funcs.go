@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/recall-mem/recall"
 )
 
 var funcs = template.FuncMap{
@@ -29,6 +31,15 @@ var funcs = template.FuncMap{
 	"pct":     func(a, b int) int { return percent(a, b) },
 	"sub":     func(a, b int) int { return a - b },
 	"excerpt": excerpt,
+	"pair": func(id, title string, list []recall.MaintainCandidate) candidateList {
+		return candidateList{id, title, list}
+	},
+}
+
+// candidateList is one table of the maintenance page.
+type candidateList struct {
+	ID, Title string
+	List      []recall.MaintainCandidate
 }
 
 // redactionMark is what the redactor leaves in place of a secret.

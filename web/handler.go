@@ -49,7 +49,7 @@ func New(b Backend, opt Options) (*Handler, error) {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
 	h := &Handler{b: b, opt: opt, pages: map[string]*template.Template{}}
-	for _, name := range []string{"overview", "memories", "memory", "edit", "sessions", "session", "login", "error"} {
+	for _, name := range []string{"overview", "memories", "memory", "edit", "sessions", "session", "maintain", "login", "error"} {
 		t, err := template.New(name).Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/plot.html", "templates/"+name+".html")
 		if err != nil {
 			return nil, err
@@ -69,6 +69,7 @@ func New(b Backend, opt Options) (*Handler, error) {
 	mux.HandleFunc("POST /memories/{id}/restore", h.restore)
 	mux.HandleFunc("GET /sessions", h.sessions)
 	mux.HandleFunc("GET /sessions/{id}", h.session)
+	mux.HandleFunc("GET /maintain", h.maintain)
 	mux.HandleFunc("GET /login", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/", http.StatusSeeOther) })
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, recall.Errorf(recall.ENOTFOUND, "No page at %s.", r.URL.Path))

@@ -175,3 +175,22 @@ func TestNewBarChart(t *testing.T) {
 		t.Errorf("bars %v, want %s", got, want)
 	}
 }
+
+func TestPages_Maintain(t *testing.T) {
+	f := newFixture(t, Options{Loopback: true})
+	if w := f.get("/maintain"); w.Code != http.StatusNotImplemented {
+		t.Fatalf("without a maintainer: got %d, want 501", w.Code)
+	}
+	if strings.Contains(f.get("/").Body.String(), `href="/maintain"`) {
+		t.Error("navigation links to a page this server lacks")
+	}
+	f.h.b.Maintainer = cannedPlan{plan: &recall.MaintainPlan{WorkingWords: 1700, Target: 1500, Unit: "words", NeedToFree: 200,
+		PressureCandidates:   []recall.MaintainCandidate{{ID: "tr1", File: "CLAUDE.local.md", Line: 4, Text: "Use <tabs> in Makefiles", Words: 4, DaysSinceReview: 40, Score: 0.7, Action: "demote"}},
+		SupersededCandidates: nil,
+		Findings:             []recall.MaintainFinding{{Kind: recall.FindingContradiction, IDs: []string{"tr2", "tr3"}, Message: "Two answers for the editor.", Actions: []string{"supersede"}}},
+	}}
+	body := f.get("/maintain").Body.String()
+	contains(t, "maintain page", body, "<h1>Maintenance</h1>", "1700 of 1500 words: free 200.", `<a href="/memories/tr1">Use &lt;tabs&gt; in Makefiles</a>`,
+		"CLAUDE.local.md:4", "<td>demote</td>", `<h2 id="superseded">Superseded</h2>`, "None.", `<span class="tag">contradiction</span> Two answers for the editor.`,
+		`<a href="/memories/tr3">tr3</a>`, ": supersede", `href="/maintain" aria-current="page"`)
+}
