@@ -64,7 +64,7 @@ func BenchmarkPages(b *testing.B) {
 		b.Fatal("no memory to open", err)
 	}
 	query, _ := corpus.Query(0, n)
-	h, err := New(Backend{Memories: mem, Search: mem, Observations: obs, Sessions: sess, Stats: sqlite.NewForgetService(db)}, Options{Loopback: true})
+	h, err := New(Backend{Memories: mem, Search: mem, Observations: obs, Sessions: sess, Stats: sqlite.NewForgetService(db).StoreStats}, Options{Loopback: true})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -157,6 +157,21 @@ func (b *browser) submit(t *testing.T, id string) {
 	b.run(t, fmt.Sprintf(`document.getElementById(%q).form.requestSubmit()`, id))
 }
 
+// follow clicks a link and waits for the page whose h1 is h1.
+func (b *browser) follow(t *testing.T, css, h1 string) {
+	t.Helper()
+	b.click(t, css)
+	b.until(t, fmt.Sprintf(`document.querySelector("h1").textContent === %q`, h1))
+}
+
+// filter sets a GET form's field and submits it, waiting for the new address.
+func (b *browser) filter(t *testing.T, id, value string) {
+	t.Helper()
+	b.set(t, id, value)
+	b.submit(t, id)
+	b.until(t, fmt.Sprintf(`location.search.includes(%q)`, id+"="+value))
+}
+
 // text is the trimmed text of the first element matching a CSS selector.
 func (b *browser) text(t *testing.T, css string) string {
 	t.Helper()
@@ -240,9 +255,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("FilterByTag", func(t *testing.T) {
 		b.screenshotOnFailure(t)
 		b.open(t, "/memories")
-		b.set(t, "tag", "prefs")
-		b.submit(t, "tag")
-		b.until(t, `location.search.includes("tag=prefs")`)
+		b.filter(t, "tag", "prefs")
 		if got := b.text(t, "tbody"); !strings.Contains(got, "Editor preference") || strings.Contains(got, "How we deploy") {
 			t.Errorf("tag filter listing: %q", got)
 		}
@@ -250,8 +263,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("EditMemory", func(t *testing.T) {
 		b.screenshotOnFailure(t)
 		b.open(t, "/memories")
-		b.click(t, `a[href="/memories/`+f.deploy.ID+`"]`)
-		b.until(t, `document.querySelector("h1").textContent === "How we deploy"`)
+		b.follow(t, `a[href="/memories/`+f.deploy.ID+`"]`, "How we deploy")
 		if got := b.text(t, ".content strong"); got != "main" {
 			t.Errorf("markdown bold = %q, want main", got)
 		}
@@ -268,9 +280,7 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("diff 2→3:\n%s", diff)
 		}
 		// Compare the first version with the newest.
-		b.set(t, "from", "1")
-		b.submit(t, "from")
-		b.until(t, `location.search.includes("from=1")`)
+		b.filter(t, "from", "1")
 		if got := b.text(t, "#diff-title"); got != "Changes from version 1 to 3" {
 			t.Errorf("diff title %q", got)
 		}
@@ -294,14 +304,11 @@ func TestBrowser(t *testing.T) {
 	t.Run("SessionTimeline", func(t *testing.T) {
 		b.screenshotOnFailure(t)
 		b.open(t, "/sessions")
-		b.click(t, `a[href="/sessions/s-one"]`)
-		b.until(t, `document.querySelector("h1").textContent === "Session s-one"`)
+		b.follow(t, `a[href="/sessions/s-one"]`, "Session s-one")
 		if got := b.text(t, "mark.redacted"); got != "[REDACTED:api_key]" {
 			t.Errorf("redaction mark %q", got)
 		}
-		b.set(t, "type", "command")
-		b.submit(t, "type")
-		b.until(t, `location.search.includes("type=command")`)
+		b.filter(t, "type", "command")
 		if got := b.text(t, ".timeline"); strings.Contains(got, "please deploy") || !strings.Contains(got, "make release") {
 			t.Errorf("filtered timeline: %q", got)
 		}

@@ -60,7 +60,7 @@ func newFixture(t *testing.T, opt Options) *fixture {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	b := Backend{Memories: mem, Search: mem, Observations: obs, Sessions: sess, Stats: sqlite.NewForgetService(db), Now: func() time.Time { return sqlitetest.Clock }}
+	b := Backend{Memories: mem, Search: mem, Observations: obs, Sessions: sess, Stats: sqlite.NewForgetService(db).StoreStats, Now: func() time.Time { return sqlitetest.Clock }}
 	h, err := New(b, opt)
 	if err != nil {
 		t.Fatal(err)

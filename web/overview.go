@@ -29,7 +29,7 @@ func (h *Handler) overview(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	var p overviewPage
 	if h.b.Stats != nil {
-		st, err := h.b.Stats.StoreStats(ctx, h.b.now())
+		st, err := h.b.Stats(ctx, h.b.now())
 		if err != nil {
 			h.fail(w, r, err)
 			return

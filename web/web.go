@@ -41,7 +41,10 @@ type Backend struct {
 	Observations Observations
 	Sessions     Sessions
 	Maintainer   recall.Maintainer  // the working set against its budget
-	Stats        recall.StatsReader // store counts; without it the overview counts by tier
+	// Stats reads the store's counts; without it the overview counts
+	// memories by tier. A func, so that a StatsReader's StoreStats and an
+	// application layer's own method both fit.
+	Stats func(ctx context.Context, now time.Time) (*recall.StoreStats, error)
 	Now          func() time.Time   // nil means time.Now
 }
 

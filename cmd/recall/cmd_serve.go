@@ -127,7 +127,7 @@ an HttpOnly cookie instead.`,
 			defer a.startBackground(c.Context())()
 			svc := a.services()
 			ui, err := web.New(web.Backend{Memories: svc.Memories, Search: svc.Search, Observations: svc.Observations,
-				Sessions: svc.Sessions, Maintainer: svc.Maintainer, Stats: a.forgetter()}, web.Options{Token: token, Loopback: loopback, Logger: log})
+				Sessions: svc.Sessions, Maintainer: svc.Maintainer, Stats: a.forgetter().StoreStats}, web.Options{Token: token, Loopback: loopback, Logger: log})
 			if err != nil {
 				return err
 			}
