@@ -40,12 +40,12 @@ type Backend struct {
 	Search       recall.Searcher
 	Observations Observations
 	Sessions     Sessions
-	Maintainer   recall.Maintainer  // the working set against its budget
+	Maintainer   recall.Maintainer // the working set against its budget
 	// Stats reads the store's counts; without it the overview counts
 	// memories by tier. A func, so that a StatsReader's StoreStats and an
 	// application layer's own method both fit.
 	Stats func(ctx context.Context, now time.Time) (*recall.StoreStats, error)
-	Now          func() time.Time   // nil means time.Now
+	Now   func() time.Time // nil means time.Now
 }
 
 func (b Backend) now() time.Time {
