@@ -181,6 +181,9 @@ func (b *browser) text(t *testing.T, css string) string {
 func TestBrowser(t *testing.T) {
 	chromiumPath(t)
 	f := newFixture(t, Options{Loopback: true})
+	// A plan as `recall maintain` makes inside a project, which the fixture has not.
+	f.h.b.Maintainer = cannedPlan{plan: &recall.MaintainPlan{WorkingWords: 420, Target: 1500, Unit: "words",
+		PressureCandidates: []recall.MaintainCandidate{{ID: f.deploy.ID, File: "CLAUDE.local.md", Line: 3, Text: "Deploys run from main", Words: 4, DaysSinceReview: 45, Score: 0.61, Action: "demote"}}}}
 	srv := httptest.NewServer(f.h)
 	t.Cleanup(srv.Close)
 	b := newBrowser(t, srv.URL)
@@ -197,6 +200,15 @@ func TestBrowser(t *testing.T) {
 		if got := b.eval(t, `document.querySelector("#working-meter") ? "meter" : document.querySelector("#working").nextElementSibling.textContent`); got == "" {
 			t.Error("no working-set panel")
 		}
+	})
+	t.Run("Maintenance", func(t *testing.T) {
+		b.screenshotOnFailure(t)
+		b.open(t, "/")
+		b.follow(t, `nav a[href="/maintain"]`, "Maintenance")
+		if got := b.text(t, "#pressure + table tbody td:last-child"); got != "demote" {
+			t.Errorf("proposed action %q, want demote", got)
+		}
+		b.follow(t, `#pressure + table a`, "How we deploy")
 	})
 	t.Run("ReadmeScreenshots", func(t *testing.T) {
 		// RECALL_WEB_SCREENSHOTS=DIR writes the README's pictures of the
