@@ -109,6 +109,15 @@ func (b *browser) eval(t *testing.T, expr string) string {
 	return v
 }
 
+// step runs one subtest of a browser session, with a screenshot if it fails.
+func (b *browser) step(t *testing.T, name string, f func(t *testing.T)) {
+	t.Helper()
+	t.Run(name, func(t *testing.T) {
+		b.screenshotOnFailure(t)
+		f(t)
+	})
+}
+
 // screenshotOnFailure saves the page as PNG when t fails; run the tests
 // with -artifacts -outputdir DIR to keep it.
 func (b *browser) screenshotOnFailure(t *testing.T) {
@@ -188,8 +197,7 @@ func TestBrowser(t *testing.T) {
 	t.Cleanup(srv.Close)
 	b := newBrowser(t, srv.URL)
 
-	t.Run("Overview", func(t *testing.T) {
-		b.screenshotOnFailure(t)
+	b.step(t, "Overview", func(t *testing.T) {
 		b.open(t, "/")
 		if got := b.text(t, "h1"); got != "Overview" {
 			t.Fatalf("h1 = %q", got)
@@ -201,8 +209,7 @@ func TestBrowser(t *testing.T) {
 			t.Error("no working-set panel")
 		}
 	})
-	t.Run("Maintenance", func(t *testing.T) {
-		b.screenshotOnFailure(t)
+	b.step(t, "Maintenance", func(t *testing.T) {
 		b.open(t, "/")
 		b.follow(t, `nav a[href="/maintain"]`, "Maintenance")
 		if got := b.text(t, "#pressure + table tbody td:last-child"); got != "demote" {
@@ -230,8 +237,7 @@ func TestBrowser(t *testing.T) {
 			}
 		}
 	})
-	t.Run("KeyboardSearch", func(t *testing.T) {
-		b.screenshotOnFailure(t)
+	b.step(t, "KeyboardSearch", func(t *testing.T) {
 		b.open(t, "/memories")
 		// The first Tab reaches the skip link; "/" jumps to the search box.
 		b.do(t, chromedp.KeyEvent("\t"))
@@ -264,16 +270,14 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("explanation hidden after asking")
 		}
 	})
-	t.Run("FilterByTag", func(t *testing.T) {
-		b.screenshotOnFailure(t)
+	b.step(t, "FilterByTag", func(t *testing.T) {
 		b.open(t, "/memories")
 		b.filter(t, "tag", "prefs")
 		if got := b.text(t, "tbody"); !strings.Contains(got, "Editor preference") || strings.Contains(got, "How we deploy") {
 			t.Errorf("tag filter listing: %q", got)
 		}
 	})
-	t.Run("EditMemory", func(t *testing.T) {
-		b.screenshotOnFailure(t)
+	b.step(t, "EditMemory", func(t *testing.T) {
 		b.open(t, "/memories")
 		b.follow(t, `a[href="/memories/`+f.deploy.ID+`"]`, "How we deploy")
 		if got := b.text(t, ".content strong"); got != "main" {
@@ -299,8 +303,7 @@ func TestBrowser(t *testing.T) {
 		b.click(t, "#pin-button")
 		b.until(t, `document.getElementById("pinned").textContent === "yes"`)
 	})
-	t.Run("DeleteMemory", func(t *testing.T) {
-		b.screenshotOnFailure(t)
+	b.step(t, "DeleteMemory", func(t *testing.T) {
 		b.open(t, "/memories/"+f.deploy.ID)
 		// app.js asks before deleting; answer yes.
 		b.run(t, `window.confirm = () => true`)
@@ -313,8 +316,7 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("after delete: %v", err)
 		}
 	})
-	t.Run("SessionTimeline", func(t *testing.T) {
-		b.screenshotOnFailure(t)
+	b.step(t, "SessionTimeline", func(t *testing.T) {
 		b.open(t, "/sessions")
 		b.follow(t, `a[href="/sessions/s-one"]`, "Session s-one")
 		if got := b.text(t, "mark.redacted"); got != "[REDACTED:api_key]" {
@@ -325,8 +327,7 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("filtered timeline: %q", got)
 		}
 	})
-	t.Run("HostileContentRunsNothing", func(t *testing.T) {
-		b.screenshotOnFailure(t)
+	b.step(t, "HostileContentRunsNothing", func(t *testing.T) {
 		payload := strings.Join([]string{
 			`<script>window.pwned = "script"</script>`,
 			`<img src=x onerror="window.pwned = 'onerror'">`,
@@ -347,8 +348,7 @@ func TestBrowser(t *testing.T) {
 			t.Fatalf("memory content ran script: window.pwned = %q", got)
 		}
 	})
-	t.Run("TokenBecomesCookie", func(t *testing.T) {
-		b.screenshotOnFailure(t)
+	b.step(t, "TokenBecomesCookie", func(t *testing.T) {
 		const token = "browser-token"
 		g := newFixture(t, Options{Token: token})
 		ts := httptest.NewServer(g.h)
