@@ -150,6 +150,17 @@ func TestHandler_Token(t *testing.T) {
 		if w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/" {
 			t.Fatalf("login: got %d to %q, want 303 to / (never another host)", w.Code, w.Header().Get("Location"))
 		}
+		var session *http.Cookie
+		for _, k := range w.Result().Cookies() {
+			if k.Name == sessionCookie {
+				session = k
+			}
+		}
+		// A second login form posted while signed in goes where it was going.
+		again := f.post("/login", url.Values{csrfField: {c.Value}, "token": {token}, "next": {"/sessions"}}, c, session)
+		if again.Code != http.StatusSeeOther || again.Header().Get("Location") != "/sessions" {
+			t.Fatalf("login while signed in: got %d to %q, want 303 to /sessions", again.Code, again.Header().Get("Location"))
+		}
 	})
 }
 

@@ -70,7 +70,10 @@ func New(b Backend, opt Options) (*Handler, error) {
 	mux.HandleFunc("GET /sessions", h.sessions)
 	mux.HandleFunc("GET /sessions/{id}", h.session)
 	mux.HandleFunc("GET /maintain", h.maintain)
-	mux.HandleFunc("GET /login", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/", http.StatusSeeOther) })
+	// Signed in already (a second tab's login form, say): go where it was going.
+	mux.HandleFunc("/login", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, safeNext(r.FormValue("next")), http.StatusSeeOther)
+	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, recall.Errorf(recall.ENOTFOUND, "No page at %s.", r.URL.Path))
 	})

@@ -47,7 +47,7 @@ func TestPages_Memories(t *testing.T) {
 	})
 	t.Run("FilterByTag", func(t *testing.T) {
 		body := f.get("/memories?tag=prefs").Body.String()
-		contains(t, "tag filter", body, "1 memories", "Editor preference")
+		contains(t, "tag filter", body, "1 memory", "Editor preference")
 		if strings.Contains(body, "How we deploy") {
 			t.Error("tag filter kept a memory without the tag")
 		}
@@ -61,7 +61,7 @@ func TestPages_Memories(t *testing.T) {
 	})
 	t.Run("Search", func(t *testing.T) {
 		body := f.get("/memories?q=helix+editor&mode=bm25").Body.String()
-		contains(t, "search", body, "results for “helix editor”", "Editor preference", `class="score"`, "Why this result", "<dt>BM25</dt>",
+		contains(t, "search", body, "1 result for “helix editor”", "Editor preference", `class="score"`, "Why this result", "<dt>BM25</dt>",
 			`<option value="bm25" selected>`)
 	})
 	t.Run("BadMode", func(t *testing.T) {
