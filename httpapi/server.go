@@ -38,6 +38,10 @@ type Server struct {
 	Loopback bool
 	// MCP, when set, is served at /mcp behind the same guards.
 	MCP http.Handler
+	// UI, when set, answers every path outside /v1/ and /mcp. It brings
+	// its own guards: a browser signs in once and then sends a cookie,
+	// not the bearer header the API requires.
+	UI http.Handler
 	// Logger receives request failures; nil discards them.
 	Logger *slog.Logger
 	// MaxBodyBytes caps a request body; 0 means DefaultMaxBodyBytes.
@@ -74,7 +78,15 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.log(), recall.Errorf(recall.ENOTFOUND, "No route %s %s: the API lives under /v1/ (see docs/servers.md).", r.Method, r.URL.Path))
 	})
-	return recoverPanics(s.log(), s.guard(mux))
+	api := recoverPanics(s.log(), s.guard(mux))
+	if s.UI == nil {
+		return api
+	}
+	top := http.NewServeMux()
+	top.Handle("/v1/", api)
+	top.Handle("/mcp", api)
+	top.Handle("/", recoverPanics(s.log(), s.UI))
+	return top
 }
 
 // router is what the route tables register on: an *http.ServeMux, or in

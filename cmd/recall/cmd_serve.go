@@ -12,6 +12,7 @@ import (
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/httpapi"
 	"github.com/recall-mem/recall/mcp"
+	"github.com/recall-mem/recall/web"
 	"github.com/spf13/cobra"
 )
 
@@ -72,7 +73,7 @@ func (a *app) serveCommand() *cobra.Command {
 	var addr, token string
 	c := &cobra.Command{
 		Use:   "serve",
-		Short: "Serve the store over HTTP: REST under /v1/ and MCP at /mcp",
+		Short: "Serve the store over HTTP: a web UI at /, REST under /v1/ and MCP at /mcp",
 		Long: `Run recall as a long-lived server so that several agents and programs on this
 machine share one store: REST under /v1/ and MCP (streamable HTTP) at /mcp.
 
@@ -80,7 +81,11 @@ It listens on 127.0.0.1:7077 by default and answers only requests addressed to
 localhost. Any other address needs --token (or RECALL_TOKEN), and then every
 request must send "Authorization: Bearer TOKEN". Browser requests from other
 sites are refused. SIGINT or SIGTERM stops it after the requests in flight
-finish. Logs go to stderr.`,
+finish. Logs go to stderr.
+
+The web UI at / follows the same rules; with a token, open it once as
+http://HOST:PORT/?token=TOKEN (or sign in on its form) and the browser keeps
+an HttpOnly cookie instead.`,
 		Example: `  recall serve
   recall serve --addr 127.0.0.1:8080
   RECALL_TOKEN=$(openssl rand -hex 16) recall serve --addr 0.0.0.0:7077
@@ -104,9 +109,15 @@ finish. Logs go to stderr.`,
 			}
 			log := a.logger()
 			defer a.eng.StartBackground(c.Context())()
-			srv := &httpapi.Server{Services: a.eng.Services(), Token: token, Loopback: loopback, Logger: log,
-				MCP: mcp.HTTPHandler(a.mcpServer(log), log)}
-			fprintf(a.stderr, "recall: serving %s on http://%s (REST /v1/, MCP /mcp); Ctrl-C stops\n", a.eng.Location.Dir, ln.Addr())
+			svc := a.eng.Services()
+			ui, err := web.New(web.Backend{Memories: svc.Memories, Search: svc.Search, Observations: svc.Observations,
+				Sessions: svc.Sessions, Maintainer: svc.Maintainer, Stats: a.eng.Stats}, web.Options{Token: token, Loopback: loopback, Logger: log})
+			if err != nil {
+				return err
+			}
+			srv := &httpapi.Server{Services: svc, Token: token, Loopback: loopback, Logger: log,
+				MCP: mcp.HTTPHandler(a.mcpServer(log), log), UI: ui}
+			fprintf(a.stderr, "recall: serving %s on http://%s (web UI /, REST /v1/, MCP /mcp); Ctrl-C stops\n", a.eng.Location.Dir, ln.Addr())
 			if err := srv.Serve(c.Context(), ln); err != nil {
 				return err
 			}

@@ -1,0 +1,83 @@
+package web
+
+import (
+	"fmt"
+	"html/template"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/recall-mem/recall"
+)
+
+var funcs = template.FuncMap{
+	"markdown": renderMarkdown,
+	"redacted": showRedactions,
+	"when": func(t time.Time) string {
+		if t.IsZero() {
+			return ""
+		}
+		return t.UTC().Format("2006-01-02 15:04")
+	},
+	"whenp": func(t *time.Time) string {
+		if t == nil {
+			return ""
+		}
+		return t.UTC().Format("2006-01-02 15:04")
+	},
+	"score":   func(f float64) string { return fmt.Sprintf("%.4f", f) },
+	"join":    strings.Join,
+	"sel":     func(a, b string) bool { return a == b },
+	"pct":     func(a, b int) int { return percent(a, b) },
+	"sub":     func(a, b int) int { return a - b },
+	"excerpt": excerpt,
+	"pair": func(id, title string, list []recall.MaintainCandidate) candidateList {
+		return candidateList{id, title, list}
+	},
+}
+
+// candidateList is one table of the maintenance page.
+type candidateList struct {
+	ID, Title string
+	List      []recall.MaintainCandidate
+}
+
+// redactionMark is what the redactor leaves in place of a secret.
+var redactionMark = regexp.MustCompile(`\[REDACTED:[a-z0-9_\-]+\]`)
+
+// showRedactions escapes s and marks each [REDACTED:kind] so a reader sees
+// at a glance what was removed.
+func showRedactions(s string) template.HTML {
+	var b strings.Builder
+	last := 0
+	for _, m := range redactionMark.FindAllStringIndex(s, -1) {
+		b.WriteString(template.HTMLEscapeString(s[last:m[0]]))
+		b.WriteString(`<mark class="redacted">`)
+		b.WriteString(template.HTMLEscapeString(s[m[0]:m[1]]))
+		b.WriteString(`</mark>`)
+		last = m[1]
+	}
+	b.WriteString(template.HTMLEscapeString(s[last:]))
+	return template.HTML(b.String())
+}
+
+// percent is a of b in whole percent, capped at 100 for a bar's width.
+func percent(a, b int) int {
+	if b <= 0 {
+		return 0
+	}
+	return min(100, a*100/b)
+}
+
+// excerpt shortens s to about n runes at a word boundary.
+func excerpt(s string, n int) string {
+	r := []rune(strings.Join(strings.Fields(s), " "))
+	if len(r) <= n {
+		return string(r)
+	}
+	cut := string(r[:n])
+	if i := strings.LastIndexByte(cut, ' '); i > n/2 {
+		cut = cut[:i]
+	}
+	return cut + "…"
+}
