@@ -33,7 +33,7 @@ type DB struct {
 	// MaxContentBytes caps content size; 0 means DefaultMaxContentBytes.
 	MaxContentBytes int
 
-	pool *pgxpool.Pool
+	pool    *pgxpool.Pool
 	safe    string   // the URL without its password, for messages
 	secrets []string // the passwords in the URL, cut out of driver errors
 }

@@ -1,0 +1,77 @@
+package postgres_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/internal/pgtest"
+	"github.com/recall-mem/recall/postgres"
+)
+
+// TestNamespaces checks that two stores sharing one database see nothing
+// of each other: not by id, key, filter, search, history or observation.
+func TestNamespaces(t *testing.T) {
+	ctx := context.Background()
+	dbURL := pgtest.NewDatabase(t)
+	a, b := mustOpen(t, dbURL, "team-a"), mustOpen(t, dbURL, "team-b")
+	ma, mb := postgres.NewMemoryService(a), postgres.NewMemoryService(b)
+	put, err := ma.PutMemory(ctx, &recall.Memory{Key: "editor", Content: "Alice uses helix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := put.Memory
+	// The same key in the other namespace is a memory of its own.
+	if res, err := mb.PutMemory(ctx, &recall.Memory{Key: "editor", Content: "Bob uses vim"}); err != nil || !res.Created {
+		t.Fatalf("same key in namespace b: %+v %v", res, err)
+	}
+	if _, err := mb.FindMemory(ctx, m.ID, ""); recall.ErrorCode(err) != recall.ENOTFOUND {
+		t.Fatalf("b finds a's memory by id: %v", err)
+	}
+	if got, err := mb.FindMemory(ctx, "editor", ""); err != nil || got.Content != "Bob uses vim" {
+		t.Fatalf("b by key: %+v %v", got, err)
+	}
+	if _, total, err := mb.FindMemories(ctx, recall.MemoryFilter{Status: ptr("*")}); err != nil || total != 1 {
+		t.Fatalf("b lists %d memories (%v), want its own 1", total, err)
+	}
+	if hits, err := mb.Search(ctx, recall.SearchQuery{Text: "helix"}); err != nil || len(hits) != 0 {
+		t.Fatalf("b's search finds %d of a's memories (%v)", len(hits), err)
+	}
+	if _, err := mb.UpdateMemory(ctx, m.ID, recall.MemoryUpdate{Content: ptr("stolen")}); recall.ErrorCode(err) != recall.ENOTFOUND {
+		t.Fatalf("b updates a's memory: %v", err)
+	}
+	if err := mb.DeleteMemory(ctx, m.ID); recall.ErrorCode(err) != recall.ENOTFOUND {
+		t.Fatalf("b deletes a's memory: %v", err)
+	}
+	if _, err := mb.MemoryVersions(ctx, m.ID); recall.ErrorCode(err) != recall.ENOTFOUND {
+		t.Fatalf("b reads a's history: %v", err)
+	}
+	if old, err := mb.MemoriesAsOf(ctx, time.Now().Add(time.Hour)); err != nil || len(old) != 1 || old[0].Content != "Bob uses vim" {
+		t.Fatalf("b's as-of: %v %v", old, err)
+	}
+	// Importing a's id into b creates b's own copy; a's stays as it was.
+	if res, err := mb.ImportMemories(ctx, []*recall.Memory{{ID: m.ID, Content: "b's copy"}}); err != nil || res.Added != 1 {
+		t.Fatalf("import into b: %+v %v", res, err)
+	}
+	if got, err := ma.FindMemory(ctx, m.ID, ""); err != nil || got.Content != "Alice uses helix" || got.Version != 1 {
+		t.Fatalf("a's memory after b's import: %+v %v", got, err)
+	}
+
+	oa, ob := postgres.NewObservationService(a), postgres.NewObservationService(b)
+	obs := []*recall.Observation{{Type: recall.ObsCommand, Content: "make deploy"}}
+	if err := oa.RecordObservations(ctx, obs); err != nil {
+		t.Fatal(err)
+	}
+	if got, total, err := ob.FindObservations(ctx, recall.ObservationFilter{ID: &obs[0].ID}); err != nil || total != 0 || len(got) != 0 {
+		t.Fatalf("b finds a's observation by id: %d %v", total, err)
+	}
+	if _, total, err := ob.FindObservations(ctx, recall.ObservationFilter{Search: "deploy"}); err != nil || total != 0 {
+		t.Fatalf("b's search finds %d of a's observations (%v)", total, err)
+	}
+	if _, total, err := oa.FindObservations(ctx, recall.ObservationFilter{Search: "deploy"}); err != nil || total != 1 {
+		t.Fatalf("a's own search finds %d (%v)", total, err)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
