@@ -12,9 +12,9 @@ import (
 
 func TestRedactURL(t *testing.T) {
 	for in, want := range map[string]string{
-		"postgres://alice:s3cret@db.example:5432/recall":             "postgres://alice:xxxxx@db.example:5432/recall",
-		"postgres://alice@db.example/recall":                         "postgres://alice@db.example/recall",
-		"postgres://db.example/recall?user=alice&password=s3cret":    "postgres://db.example/recall?password=xxxxx&user=alice",
+		"postgres://alice:s3cret@db.example:5432/recall":               "postgres://alice:xxxxx@db.example:5432/recall",
+		"postgres://alice@db.example/recall":                           "postgres://alice@db.example/recall",
+		"postgres://db.example/recall?user=alice&password=s3cret":      "postgres://db.example/recall?password=xxxxx&user=alice",
 		"postgres://alice:p%40ss%2Fw0rd@db.example/recall?namespace=x": "postgres://alice:xxxxx@db.example/recall?namespace=x",
 	} {
 		if got := postgres.RedactURL(in); got != want {
@@ -31,9 +31,9 @@ func TestOpenErrorHidesPassword(t *testing.T) {
 	host := good[strings.Index(good, "host="):]
 	host = host[:strings.IndexAny(host+"&", "&")]
 	for _, raw := range []string{
-		"postgres://alice:p%40ss-S3CRET@127.0.0.1:1/recall?connect_timeout=2",       // nothing listens
-		"postgres://alice:p%40ss-S3CRET@/nosuchdb?" + host,                          // unknown role
-		"postgres://alice:p%40ss-S3CRET@/nosuchdb?" + host + "&sslmode=bogus",       // unparsable option
+		"postgres://alice:p%40ss-S3CRET@127.0.0.1:1/recall?connect_timeout=2",        // nothing listens
+		"postgres://alice:p%40ss-S3CRET@/nosuchdb?" + host,                           // unknown role
+		"postgres://alice:p%40ss-S3CRET@/nosuchdb?" + host + "&sslmode=bogus",        // unparsable option
 		"postgres://recall:p%40ss-S3CRET@/nosuchdb?" + host + "&namespace=Not+Valid", // bad namespace
 		"postgres://alice:p%40ss-S3CRET@[::1/recall",                                 // not a URL
 	} {
