@@ -108,7 +108,9 @@ CREATE TABLE memory_vectors (
 	end_at    integer NOT NULL,
 	model     text    NOT NULL,
 	dim       integer NOT NULL,
+	text_hash text    NOT NULL, -- md5 of the title and content embedded; see vector.go
 	embedding vector  NOT NULL,
 	PRIMARY KEY (namespace, memory_id, chunk),
 	FOREIGN KEY (namespace, memory_id) REFERENCES memories (namespace, id) ON DELETE CASCADE
 );
+CREATE INDEX memory_vectors_model ON memory_vectors (namespace, model, memory_id);
