@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -190,5 +191,40 @@ func TestConcurrentPutsOfOneKey(t *testing.T) {
 		if v.Version != i+1 {
 			t.Fatalf("version %d at position %d: versions have a gap", v.Version, i)
 		}
+	}
+}
+
+// TestSearchRareTermOutranksCommonTitle checks that how rare a word is
+// counts, as in BM25: a memory holding the rare word of the query in its
+// body outranks one holding only a word most memories share, even in its
+// title.
+func TestSearchRareTermOutranksCommonTitle(t *testing.T) {
+	ctx := context.Background()
+	s := postgres.NewMemoryService(mustOpen(t, pgtest.NewDatabase(t), ""))
+	var batch []*recall.Memory
+	for i := range 20 {
+		batch = append(batch, &recall.Memory{ID: fmt.Sprintf("tr%010x", i+1), Content: fmt.Sprintf("project status update %d", i)})
+	}
+	if _, err := s.ImportMemories(ctx, batch); err != nil {
+		t.Fatal(err)
+	}
+	title, err := s.PutMemory(ctx, &recall.Memory{Title: "Project", Content: "kickoff"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rare, err := s.PutMemory(ctx, &recall.Memory{Content: "the zeppelin hangar was cold"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hits, err := s.Search(ctx, recall.SearchQuery{Text: "project zeppelin", Limit: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 3 || hits[0].Memory.ID != rare.Memory.ID || hits[1].Memory.ID != title.Memory.ID {
+		var got []string
+		for _, h := range hits {
+			got = append(got, fmt.Sprintf("%s %.4f", h.Memory.Content, h.Score))
+		}
+		t.Fatalf("got %v, want the rare word first, then the title", got)
 	}
 }
