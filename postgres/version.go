@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -18,12 +19,14 @@ func (tx *Tx) saveVersion(ctx context.Context, m *recall.Memory, op string) erro
 	if err != nil {
 		return fmt.Errorf("snapshot: %w", err)
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO memory_versions (namespace, memory_id, version, op, changed_at, snapshot)
-		VALUES ($1, $2, $3, $4, $5, $6::jsonb)`, tx.db.Namespace, m.ID, m.Version, op, tx.now, string(snap)); err != nil {
+	if _, err := tx.Exec(ctx, insertVersionSQL, tx.db.Namespace, m.ID, m.Version, op, tx.now, string(snap)); err != nil {
 		return fmt.Errorf("save version: %w", err)
 	}
 	return nil
 }
+
+const insertVersionSQL = `INSERT INTO memory_versions (namespace, memory_id, version, op, changed_at, snapshot)
+	VALUES ($1, $2, $3, $4, $5, $6::jsonb)`
 
 func scanVersion(row pgx.Row) (*recall.MemoryVersion, error) {
 	v := &recall.MemoryVersion{}
@@ -118,36 +121,135 @@ func (s *MemoryService) ImportMemories(ctx context.Context, ms []*recall.Memory)
 	}
 	res := &recall.ImportResult{}
 	err := s.db.tx(ctx, func(tx *Tx) error {
-		for i, m := range clean {
-			var prev *recall.Memory
-			var err error
-			if m.ID != "" {
-				if prev, err = tx.lockMemory(ctx, "m.id = $2", m.ID); err != nil {
-					return err
-				}
-			}
-			if prev != nil {
-				m.Version = prev.Version
-				if m.CreatedAt.IsZero() {
-					m.CreatedAt = prev.CreatedAt
-				}
-				fillDefaults(m, tx.now)
-				err = tx.write(ctx, m, "import")
-				res.Updated++
-			} else {
-				err = tx.insert(ctx, m, "import")
-				res.Added++
-			}
-			if err != nil {
-				return recall.Errorf(recall.ErrorCode(err), "Memory %d (%s): %s Nothing was imported.", i+1, m.ID, recall.ErrorMessage(err))
-			}
+		prev, err := tx.lockImport(ctx, clean)
+		if err != nil {
+			return err
 		}
+		var fresh []*recall.Memory
+		var at []int // each fresh memory's position in the import, for messages
+		for i, m := range clean {
+			p := prev[m.ID]
+			if p == nil {
+				fresh, at = append(fresh, m), append(at, i)
+				continue
+			}
+			m.Version = p.Version
+			if m.CreatedAt.IsZero() {
+				m.CreatedAt = p.CreatedAt
+			}
+			fillDefaults(m, tx.now)
+			if err := tx.write(ctx, m, "import"); err != nil {
+				return importError(i, m, err)
+			}
+			res.Updated++
+		}
+		if err := tx.insertAll(ctx, fresh, at, "import"); err != nil {
+			return err
+		}
+		res.Added += len(fresh)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
+}
+
+func importError(i int, m *recall.Memory, err error) error {
+	return recall.Errorf(recall.ErrorCode(err), "Memory %d (%s): %s Nothing was imported.", i+1, m.ID, recall.ErrorMessage(err))
+}
+
+// lockImport gives every memory without an id a new one, locks the rows
+// of the ids that exist and returns them by id. A new id that happens to
+// be taken already (or twice in the batch) is drawn again.
+func (tx *Tx) lockImport(ctx context.Context, ms []*recall.Memory) (map[string]*recall.Memory, error) {
+	generated := map[*recall.Memory]bool{}
+	seen := map[string]bool{}
+	for _, m := range ms {
+		if m.ID == "" {
+			generated[m] = true
+			for m.ID == "" || seen[m.ID] {
+				m.ID = recall.NewID()
+			}
+		}
+		seen[m.ID] = true
+	}
+	for {
+		ids := make([]string, 0, len(ms))
+		for _, m := range ms {
+			ids = append(ids, m.ID)
+		}
+		rows, err := tx.Query(ctx, `SELECT `+memoryColumns+` FROM memories m WHERE m.namespace = $1 AND m.id = ANY($2::text[]) FOR UPDATE`,
+			tx.db.Namespace, ids)
+		found, err := collectRows(rows, err, scanMemory)
+		if err != nil {
+			return nil, err
+		}
+		prev := make(map[string]*recall.Memory, len(found))
+		for _, m := range found {
+			prev[m.ID] = m
+		}
+		redrawn := false
+		for _, m := range ms {
+			if generated[m] && prev[m.ID] != nil {
+				for seen[m.ID] {
+					m.ID = recall.NewID()
+				}
+				seen[m.ID], redrawn = true, true
+			}
+		}
+		if !redrawn {
+			return prev, nil
+		}
+	}
+}
+
+// insertAll inserts new memories and their first versions in one round
+// trip (a pipelined batch); at holds each one's position in the caller's
+// list, for messages. A clash on a key fails the whole transaction.
+func (tx *Tx) insertAll(ctx context.Context, ms []*recall.Memory, at []int, op string) error {
+	pins := map[string]string{}
+	for i, m := range ms {
+		fillDefaults(m, tx.now)
+		if m.Confidence == 0 {
+			m.Confidence = 1
+		}
+		if m.Version == 0 {
+			m.Version = 1
+		}
+		if m.Pinned && m.Title != "" {
+			title := strings.ToLower(m.Title)
+			if other, ok := pins[title]; ok {
+				return importError(at[i], m, recall.Errorf(recall.ECONFLICT, "A memory titled %q is already pinned (%s): update that one or choose another title.", m.Title, other))
+			}
+			pins[title] = m.ID
+			if err := tx.checkPinTitle(ctx, m); err != nil {
+				return importError(at[i], m, err)
+			}
+		}
+	}
+	b := &pgx.Batch{}
+	for _, m := range ms {
+		snap, err := json.Marshal(m)
+		if err != nil {
+			return fmt.Errorf("snapshot: %w", err)
+		}
+		b.Queue(insertMemorySQL, append([]any{tx.db.Namespace, m.ID}, memoryValues(m)...)...)
+		b.Queue(insertVersionSQL, tx.db.Namespace, m.ID, m.Version, op, tx.now, string(snap))
+	}
+	results := tx.SendBatch(ctx, b)
+	defer results.Close()
+	for i, m := range ms {
+		for range 2 {
+			if _, err := results.Exec(); err != nil {
+				if uniqueViolation(err) {
+					return importError(at[i], m, recall.Errorf(recall.ECONFLICT, "Key %q is already used in collection %q (or the id %s twice): choose another key.", m.Key, m.Collection, m.ID))
+				}
+				return importError(at[i], m, fmt.Errorf("insert memory: %w", err))
+			}
+		}
+	}
+	return results.Close()
 }
 
 // MemoriesAsOf returns each memory's latest snapshot taken at or before t,
