@@ -34,8 +34,9 @@ type DB struct {
 	MaxContentBytes int
 
 	pool    *pgxpool.Pool
-	safe    string   // the URL without its password, for messages
-	secrets []string // the passwords in the URL, cut out of driver errors
+	stats   termStats // for search's IDF; see termstats.go
+	safe    string    // the URL without its password, for messages
+	secrets []string  // the passwords in the URL, cut out of driver errors
 }
 
 // Open connects to the database at rawURL (postgres://…), applies the

@@ -62,6 +62,7 @@ CREATE UNIQUE INDEX memories_key ON memories (namespace, collection, key) WHERE 
 CREATE INDEX memories_updated ON memories (namespace, updated_at DESC, seq DESC);
 CREATE INDEX memories_occurred ON memories (namespace, occurred_at DESC, seq DESC);
 CREATE INDEX memories_fts ON memories USING gin (namespace, fts);
+CREATE INDEX memories_seq ON memories (namespace, seq); -- the newest matches of a common word
 
 -- Every state a memory has had. No foreign key: the history of a deleted
 -- memory stays restorable until purged.
