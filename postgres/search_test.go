@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/internal/pgtest"
 	"github.com/recall-mem/recall/postgres"
@@ -226,5 +227,51 @@ func TestSearchRareTermOutranksCommonTitle(t *testing.T) {
 			got = append(got, fmt.Sprintf("%s %.4f", h.Memory.Content, h.Score))
 		}
 		t.Fatalf("got %v, want the rare word first, then the title", got)
+	}
+}
+
+// TestSearchAnalyzedStore runs search on a store large enough, and
+// analyzed, for term frequencies to come from the planner's statistics:
+// a rare word still outranks a common one, and a query of only a common
+// word ranks its newest matches.
+func TestSearchAnalyzedStore(t *testing.T) {
+	ctx := context.Background()
+	dbURL := pgtest.NewDatabase(t)
+	s := postgres.NewMemoryService(mustOpen(t, dbURL, ""))
+	const n = 2500
+	var batch []*recall.Memory
+	for i := range n {
+		batch = append(batch, &recall.Memory{ID: fmt.Sprintf("tr%010x", i+1), Content: fmt.Sprintf("project status update %d", i)})
+	}
+	if _, err := s.ImportMemories(ctx, batch); err != nil {
+		t.Fatal(err)
+	}
+	rare, err := s.PutMemory(ctx, &recall.Memory{Title: "Zeppelin", Content: "hangar"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, "ANALYZE memories"); err != nil {
+		t.Fatal(err)
+	}
+	hits, err := s.Search(ctx, recall.SearchQuery{Text: "project zeppelin", Limit: 1})
+	if err != nil || len(hits) != 1 || hits[0].Memory.ID != rare.Memory.ID {
+		t.Fatalf("hits %v (%v), want the rare word's memory", hits, err)
+	}
+	// Every "project" memory ties; ranked all, the oldest ids would win
+	// the tie. Only the newest 2,000 matches are ranked.
+	hits, err = s.Search(ctx, recall.SearchQuery{Text: "project", Limit: 5})
+	if err != nil || len(hits) != 5 {
+		t.Fatalf("%d hits (%v)", len(hits), err)
+	}
+	oldest := fmt.Sprintf("tr%010x", n-2000)
+	for _, h := range hits {
+		if h.Memory.ID <= oldest {
+			t.Fatalf("hit %s is older than the newest 2,000 matches", h.Memory.ID)
+		}
 	}
 }
