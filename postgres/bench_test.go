@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/internal/pgtest"
 	"github.com/recall-mem/recall/postgres"
@@ -72,14 +71,7 @@ func BenchmarkSearch(b *testing.B) {
 		}
 	}
 	// A store in use has been analyzed by autovacuum; a fresh one not yet.
-	conn, err := pgx.Connect(ctx, dbURL)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, "ANALYZE memories"); err != nil {
-		b.Fatal(err)
-	}
+	exec(b, dbURL, "ANALYZE memories")
 	queries := synthetic(rng, 0, 200)
 	var took []time.Duration
 	b.ResetTimer()

@@ -5,7 +5,6 @@ import (
 	"net/url"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/internal/pgtest"
 	"github.com/recall-mem/recall/postgres"
@@ -18,11 +17,7 @@ import (
 func TestOpenAsDatabaseOwner(t *testing.T) {
 	ctx := context.Background()
 	admin := pgtest.NewDatabase(t)
-	conn, err := pgx.Connect(ctx, admin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := connect(t, admin)
 	u, _ := url.Parse(admin)
 	name := u.Path[1:]
 	for _, stmt := range []string{

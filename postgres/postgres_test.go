@@ -6,6 +6,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/internal/pgtest"
 	"github.com/recall-mem/recall/postgres"
@@ -31,6 +32,26 @@ func mustOpen(t *testing.T, dbURL, ns string) *postgres.DB {
 	}
 	t.Cleanup(func() { db.Close() })
 	return db
+}
+
+// connect opens a plain connection to the database, for what the store
+// does not do itself (ANALYZE, EXPLAIN, roles).
+func connect(t testing.TB, dbURL string) *pgx.Conn {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
+}
+
+// exec runs one statement on the database.
+func exec(t testing.TB, dbURL, sql string) {
+	t.Helper()
+	if _, err := connect(t, dbURL).Exec(context.Background(), sql); err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
 }
 
 // TestMemoryService_Contract runs the shared MemoryService contract, as the

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/internal/pgtest"
 	"github.com/recall-mem/recall/postgres"
@@ -250,14 +249,7 @@ func TestSearchAnalyzedStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	conn, err := pgx.Connect(ctx, dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, "ANALYZE memories"); err != nil {
-		t.Fatal(err)
-	}
+	exec(t, dbURL, "ANALYZE memories")
 	hits, err := s.Search(ctx, recall.SearchQuery{Text: "project zeppelin", Limit: 1})
 	if err != nil || len(hits) != 1 || hits[0].Memory.ID != rare.Memory.ID {
 		t.Fatalf("hits %v (%v), want the rare word's memory", hits, err)

@@ -87,11 +87,7 @@ func TestSearchVectorsUsesHNSW(t *testing.T) {
 	if n, err := vs.Embed(ctx, 0); err != nil || n != 20 {
 		t.Fatalf("embedded %d (%v), want 20", n, err)
 	}
-	conn, err := pgx.Connect(ctx, dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := connect(t, dbURL)
 	// Twenty rows are too few for the planner to prefer an index, so the
 	// alternatives are priced out: the plan still sorts by distance unless
 	// the index expression matches the query's.
