@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/recall-mem/recall"
@@ -32,6 +33,9 @@ type VectorService struct {
 	// BatchSize is the number of memories embedded per round; 0 means
 	// DefaultEmbedBatch.
 	BatchSize int
+
+	mu      sync.Mutex
+	indexed map[int]bool // dimensions whose HNSW index is known to exist
 }
 
 var _ recall.VectorSearcher = (*VectorService)(nil)
@@ -41,8 +45,9 @@ func NewVectorService(db *DB, e recall.Embedder, c recall.Chunker) *VectorServic
 	return &VectorService{db: db, Embedder: e, Chunker: c}
 }
 
-// textHash is the SQL for the hash of what is embedded of memory m.
-const textHash = `md5(m.title || chr(10) || m.content)`
+// textHash is the SQL for the hash of what is embedded of memory m (a
+// generated column).
+const textHash = `m.text_hash`
 
 // embedder returns the embedder, or EUNAVAILABLE when there is none.
 func (s *VectorService) embedder() (recall.Embedder, error) {
@@ -55,10 +60,31 @@ func (s *VectorService) embedder() (recall.Embedder, error) {
 // ensureIndex creates the HNSW index for the embedder's dimension. The
 // column has no fixed dimension, so the index is on a cast and partial
 // (WHERE dim = N), one per dimension in use.
+//
+// CREATE INDEX locks out writers even when the index exists, so it runs
+// only when the catalog lacks the index, and each process asks once.
 func (s *VectorService) ensureIndex(ctx context.Context, dim int) error {
-	_, err := s.db.pool.Exec(ctx, fmt.Sprintf(`CREATE INDEX IF NOT EXISTS memory_vectors_hnsw_%d ON memory_vectors
-		USING hnsw ((embedding::vector(%d)) vector_cosine_ops) WHERE dim = %d`, dim, dim, dim))
-	return err
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.indexed[dim] {
+		return nil
+	}
+	name := fmt.Sprintf("memory_vectors_hnsw_%d", dim)
+	var exists bool
+	if err := s.db.pool.QueryRow(ctx, `SELECT to_regclass($1) IS NOT NULL`, name).Scan(&exists); err != nil {
+		return err
+	}
+	if !exists {
+		if _, err := s.db.pool.Exec(ctx, fmt.Sprintf(`CREATE INDEX IF NOT EXISTS %s ON memory_vectors
+			USING hnsw ((embedding::vector(%d)) vector_cosine_ops) WHERE dim = %d`, name, dim, dim)); err != nil {
+			return err
+		}
+	}
+	if s.indexed == nil {
+		s.indexed = map[int]bool{}
+	}
+	s.indexed[dim] = true
+	return nil
 }
 
 // Embed embeds up to limit memories of the namespace whose vectors are

@@ -50,6 +50,9 @@ CREATE TABLE memories (
 	occurred_at   timestamptz NOT NULL,
 	snoozed_until timestamptz,
 	version       integer     NOT NULL DEFAULT 1,
+	-- What is embedded of the memory, hashed: a vector made from another
+	-- text is stale (see vector.go).
+	text_hash     text        GENERATED ALWAYS AS (md5(title || chr(10) || content)) STORED,
 	-- Weights A, B and D are scored 1.0, 0.4 and 0.1 (see search.go): the
 	-- 10 : 4 : 1 of SQLite's bm25 weights for title, tags and content.
 	fts tsvector GENERATED ALWAYS AS (
@@ -114,4 +117,4 @@ CREATE TABLE memory_vectors (
 	PRIMARY KEY (namespace, memory_id, chunk),
 	FOREIGN KEY (namespace, memory_id) REFERENCES memories (namespace, id) ON DELETE CASCADE
 );
-CREATE INDEX memory_vectors_model ON memory_vectors (namespace, model, memory_id);
+CREATE INDEX memory_vectors_model ON memory_vectors (namespace, model, memory_id, text_hash);
