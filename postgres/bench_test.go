@@ -71,7 +71,7 @@ func BenchmarkSearch(b *testing.B) {
 		}
 	}
 	// A store in use has been analyzed by autovacuum; a fresh one not yet.
-	exec(b, dbURL, "ANALYZE memories")
+	execSQL(b, dbURL, "ANALYZE memories")
 	queries := synthetic(rng, 0, 200)
 	var took []time.Duration
 	b.ResetTimer()

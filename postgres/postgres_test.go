@@ -13,7 +13,12 @@ import (
 	"github.com/recall-mem/recall/recalltest"
 )
 
-func TestMain(m *testing.M) { os.Exit(pgtest.Run(m)) }
+func TestMain(m *testing.M) {
+	if dbURL := os.Getenv(writerEnv); dbURL != "" {
+		os.Exit(runWriter(dbURL, os.Getenv("RECALL_PG_WRITER_NAME")))
+	}
+	os.Exit(pgtest.Run(m))
+}
 
 // mustOpen opens a store over a fresh database of the test cluster, in
 // namespace ns ("" for the default).
@@ -46,8 +51,8 @@ func connect(t testing.TB, dbURL string) *pgx.Conn {
 	return conn
 }
 
-// exec runs one statement on the database.
-func exec(t testing.TB, dbURL, sql string) {
+// execSQL runs one statement on the database.
+func execSQL(t testing.TB, dbURL, sql string) {
 	t.Helper()
 	if _, err := connect(t, dbURL).Exec(context.Background(), sql); err != nil {
 		t.Fatalf("%s: %v", sql, err)

@@ -249,7 +249,7 @@ func TestSearchAnalyzedStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	exec(t, dbURL, "ANALYZE memories")
+	execSQL(t, dbURL, "ANALYZE memories")
 	hits, err := s.Search(ctx, recall.SearchQuery{Text: "project zeppelin", Limit: 1})
 	if err != nil || len(hits) != 1 || hits[0].Memory.ID != rare.Memory.ID {
 		t.Fatalf("hits %v (%v), want the rare word's memory", hits, err)
