@@ -11,6 +11,7 @@ import (
 	"github.com/recall-mem/recall/embed"
 	"github.com/recall-mem/recall/internal/pgtest"
 	"github.com/recall-mem/recall/postgres"
+	"github.com/recall-mem/recall/rank"
 )
 
 // TestSearchVectors embeds memories with the built-in embedder and finds
@@ -121,4 +122,35 @@ func collect(rows pgx.Rows, err error) ([]string, error) {
 		out = append(out, line)
 	}
 	return out, rows.Err()
+}
+
+// TestHybridSearch runs recall's hybrid ranker over this store: full-text
+// and vector candidates from PostgreSQL, fused and adjusted as on SQLite.
+func TestHybridSearch(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t, pgtest.NewDatabase(t), "")
+	ms := postgres.NewMemoryService(db)
+	vs := postgres.NewVectorService(db, embed.NewHashing(0), nil)
+	var want string
+	for i, c := range []string{
+		"The deploy pipeline runs on GitHub Actions and pushes images to GHCR",
+		"Lunch on Fridays is pizza",
+		"Rollbacks use helm rollback to the previous release",
+	} {
+		res, err := ms.PutMemory(ctx, &recall.Memory{Content: c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 2 {
+			want = res.Memory.ID
+		}
+	}
+	hybrid := &rank.Searcher{Text: ms, Vectors: vs, Memories: ms}
+	hits, err := hybrid.Search(ctx, recall.SearchQuery{Text: "how do we roll back a helm release", Limit: 2, Explain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) == 0 || hits[0].Memory.ID != want || hits[0].Explain.BM25Rank != 1 || hits[0].Explain.VectorRank != 1 {
+		t.Fatalf("hits %+v, want %s first from both lists", hits, want)
+	}
 }
