@@ -250,7 +250,7 @@ func (db *DB) findRef(ctx context.Context, q querier, ref, collection string) (*
 
 // FindMemories returns the memories matching filter, newest change first.
 func (s *MemoryService) FindMemories(ctx context.Context, f recall.MemoryFilter) ([]*recall.Memory, int, error) {
-	w := &where{args: []any{s.db.Namespace}}
+	w := newWhere("m", s.db.Namespace)
 	if err := w.memories(f); err != nil {
 		return nil, 0, err
 	}

@@ -12,9 +12,14 @@ import (
 // argument is always the namespace, and the condition always starts with
 // it: no query of the store can leave its namespace.
 type where struct {
+	alias string // of the table filtered
 	conds []string
 	args  []any
 }
+
+// newWhere starts a condition over the table aliased alias, in namespace
+// ns ($1).
+func newWhere(alias, ns string) *where { return &where{alias: alias, args: []any{ns}} }
 
 // arg adds an argument and returns its placeholder.
 func (w *where) arg(v any) string {
@@ -26,7 +31,7 @@ func (w *where) add(cond string) { w.conds = append(w.conds, cond) }
 
 // sql is the condition over the alias the filter was built for.
 func (w *where) sql() string {
-	return strings.Join(append([]string{"namespace = $1"}, w.conds...), " AND ")
+	return strings.Join(append([]string{w.alias + ".namespace = $1"}, w.conds...), " AND ")
 }
 
 // filterColumns maps the names users filter by to stored columns.

@@ -93,7 +93,7 @@ func scanObservation(row pgx.Row) (*recall.Observation, error) {
 // FindObservations returns the observations matching filter, oldest first
 // unless it asks for newest first, and their total count.
 func (s *ObservationService) FindObservations(ctx context.Context, f recall.ObservationFilter) ([]*recall.Observation, int, error) {
-	w := &where{args: []any{s.db.Namespace}}
+	w := newWhere("o", s.db.Namespace)
 	w.observations(f)
 	var total int
 	if err := s.db.pool.QueryRow(ctx, `SELECT count(*) FROM observations o WHERE `+w.sql(), w.args...).Scan(&total); err != nil {

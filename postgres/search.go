@@ -43,7 +43,7 @@ const maxScored = 2000
 // term's ts_rank weighted by its IDF: BM25's two main ingredients. Like
 // SQLite's, it leaves Snippet empty.
 func (s *MemoryService) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.SearchHit, error) {
-	w := &where{args: []any{s.db.Namespace}}
+	w := newWhere("m", s.db.Namespace)
 	if err := w.memories(q.Filter); err != nil {
 		return nil, err
 	}

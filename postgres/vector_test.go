@@ -145,7 +145,7 @@ func TestHybridSearch(t *testing.T) {
 			want = res.Memory.ID
 		}
 	}
-	hybrid := &rank.Searcher{Text: ms, Vectors: vs, Memories: ms}
+	hybrid := &rank.Searcher{Text: ms, Vectors: vs, Memories: ms, Neighbors: ms}
 	hits, err := hybrid.Search(ctx, recall.SearchQuery{Text: "how do we roll back a helm release", Limit: 2, Explain: true})
 	if err != nil {
 		t.Fatal(err)
