@@ -63,4 +63,6 @@ type headRow struct {
 	extra []any
 }
 
-func (r headRow) Scan(dest ...any) error { return r.row.Scan(append(append([]any{}, r.extra...), dest...)...) }
+func (r headRow) Scan(dest ...any) error {
+	return r.row.Scan(append(append([]any{}, r.extra...), dest...)...)
+}
