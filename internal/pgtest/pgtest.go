@@ -87,6 +87,13 @@ func NewDatabase(t testing.TB) string {
 	return c.URL(name)
 }
 
+// Skip skips t, or fails it under CI=true, because PostgreSQL is not
+// there to test with; why says what is missing.
+func Skip(t testing.TB, why string) {
+	t.Helper()
+	unavailable(t, why)
+}
+
 // unavailable skips t for want of a cluster, or fails it under CI=true:
 // CI must not pass by testing nothing.
 func unavailable(t testing.TB, why string) {

@@ -2,14 +2,36 @@ package pgtest_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/recall-mem/recall/internal/pgtest"
 )
 
-func TestMain(m *testing.M) { os.Exit(pgtest.Run(m)) }
+// orphanEnv makes the test binary start a cluster, print its server's pid
+// and wait to be killed, for TestServerDiesWithTestBinary.
+const orphanEnv = "PGTEST_ORPHAN"
+
+func runOrphan() int {
+	c, err := pgtest.Start()
+	if err != nil {
+		fmt.Println("error", err)
+		return 1
+	}
+	fmt.Println("server", c.PID(), c.Dir())
+	time.Sleep(time.Minute)
+	return 0
+}
+
+func TestMain(m *testing.M) {
+	if os.Getenv(orphanEnv) != "" {
+		os.Exit(runOrphan())
+	}
+	os.Exit(pgtest.Run(m))
+}
 
 // TestNewDatabase checks that each test gets its own empty database in
 // the shared cluster, with pgvector available.
