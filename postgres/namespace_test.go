@@ -75,3 +75,36 @@ func TestNamespaces(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestImportRepeatedID imports two states of one id, and a memory's
+// update twice: each later one is the next version, as when imported one
+// at a time.
+func TestImportRepeatedID(t *testing.T) {
+	ctx := context.Background()
+	s := postgres.NewMemoryService(mustOpen(t, pgtest.NewDatabase(t), ""))
+	old, err := s.PutMemory(ctx, &recall.Memory{Content: "stored"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.ImportMemories(ctx, []*recall.Memory{
+		{ID: "tr00000000aa", Content: "first"},
+		{ID: old.Memory.ID, Content: "stored, changed"},
+		{ID: "tr00000000aa", Content: "second"},
+		{ID: old.Memory.ID, Content: "stored, changed again"},
+	})
+	if err != nil || res.Added != 1 || res.Updated != 3 {
+		t.Fatalf("result %+v, %v", res, err)
+	}
+	for id, want := range map[string]struct {
+		content string
+		version int
+	}{"tr00000000aa": {"second", 2}, old.Memory.ID: {"stored, changed again", 3}} {
+		got, err := s.FindMemory(ctx, id, "")
+		if err != nil || got.Content != want.content || got.Version != want.version {
+			t.Fatalf("%s: %+v %v, want %q at version %d", id, got, err, want.content, want.version)
+		}
+		if vs, err := s.MemoryVersions(ctx, id); err != nil || len(vs) != want.version {
+			t.Fatalf("%s: %d versions (%v)", id, len(vs), err)
+		}
+	}
+}

@@ -125,12 +125,32 @@ func (s *MemoryService) ImportMemories(ctx context.Context, ms []*recall.Memory)
 		if err != nil {
 			return err
 		}
+		// New memories wait in a batch; one whose id comes again in the
+		// import is written before that, so the second is its next
+		// version, as when importing one at a time.
 		var fresh []*recall.Memory
 		var at []int // each fresh memory's position in the import, for messages
+		queued := map[string]bool{}
+		flush := func() error {
+			if err := tx.insertAll(ctx, fresh, at, "import"); err != nil {
+				return err
+			}
+			res.Added += len(fresh)
+			for _, m := range fresh {
+				prev[m.ID] = m
+			}
+			fresh, at, queued = nil, nil, map[string]bool{}
+			return nil
+		}
 		for i, m := range clean {
+			if queued[m.ID] {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
 			p := prev[m.ID]
 			if p == nil {
-				fresh, at = append(fresh, m), append(at, i)
+				fresh, at, queued[m.ID] = append(fresh, m), append(at, i), true
 				continue
 			}
 			m.Version = p.Version
@@ -141,13 +161,10 @@ func (s *MemoryService) ImportMemories(ctx context.Context, ms []*recall.Memory)
 			if err := tx.write(ctx, m, "import"); err != nil {
 				return importError(i, m, err)
 			}
+			prev[m.ID] = m
 			res.Updated++
 		}
-		if err := tx.insertAll(ctx, fresh, at, "import"); err != nil {
-			return err
-		}
-		res.Added += len(fresh)
-		return nil
+		return flush()
 	})
 	if err != nil {
 		return nil, err
