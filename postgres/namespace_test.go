@@ -108,3 +108,44 @@ func TestImportRepeatedID(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryVersionAndPin reads one version back and pins an observation,
+// each only within its namespace.
+func TestMemoryVersionAndPin(t *testing.T) {
+	ctx := context.Background()
+	dbURL := pgtest.NewDatabase(t)
+	a, b := mustOpen(t, dbURL, ""), mustOpen(t, dbURL, "b")
+	ms := postgres.NewMemoryService(a)
+	res, err := ms.PutMemory(ctx, &recall.Memory{Key: "k", Content: "one"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ms.UpdateMemory(ctx, res.Memory.ID, recall.MemoryUpdate{Content: ptr("two")}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ms.MemoryVersion(ctx, "k", 1); err != nil || got.Content != "one" {
+		t.Fatalf("version 1: %+v %v", got, err)
+	}
+	if _, err := ms.MemoryVersion(ctx, "k", 3); recall.ErrorCode(err) != recall.ENOTFOUND {
+		t.Fatalf("version 3: %v", err)
+	}
+	if _, err := postgres.NewMemoryService(b).MemoryVersion(ctx, res.Memory.ID, 1); recall.ErrorCode(err) != recall.ENOTFOUND {
+		t.Fatalf("another namespace reads the version: %v", err)
+	}
+
+	obsv := postgres.NewObservationService(a)
+	obs := []*recall.Observation{{Type: "note", Content: "landmark"}}
+	if err := obsv.RecordObservations(ctx, obs); err != nil {
+		t.Fatal(err)
+	}
+	if err := postgres.NewObservationService(b).PinObservation(ctx, obs[0].ID, true); recall.ErrorCode(err) != recall.ENOTFOUND {
+		t.Fatalf("another namespace pins it: %v", err)
+	}
+	if err := obsv.PinObservation(ctx, obs[0].ID, true); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := obsv.FindObservations(ctx, recall.ObservationFilter{ID: &obs[0].ID})
+	if err != nil || len(got) != 1 || !got[0].Pinned {
+		t.Fatalf("after pinning: %+v %v", got, err)
+	}
+}

@@ -116,3 +116,18 @@ func (s *ObservationService) FindObservations(ctx context.Context, f recall.Obse
 	}
 	return out, total, nil
 }
+
+var _ recall.ObservationPinner = (*ObservationService)(nil)
+
+// PinObservation sets or clears an observation's landmark flag, which
+// retention sweeps respect.
+func (s *ObservationService) PinObservation(ctx context.Context, id int64, pinned bool) error {
+	tag, err := s.db.pool.Exec(ctx, `UPDATE observations SET pinned = $3 WHERE namespace = $1 AND id = $2`, s.db.Namespace, id, pinned)
+	if err != nil {
+		return fmt.Errorf("pin observation: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return recall.Errorf(recall.ENOTFOUND, "No observation %d: list observations with 'recall timeline' or 'recall search --observations'.", id)
+	}
+	return nil
+}

@@ -66,6 +66,20 @@ func (db *DB) versions(ctx context.Context, q querier, ref string) ([]*recall.Me
 	return out, nil
 }
 
+// MemoryVersion returns version n of the memory ref as it was then.
+func (s *MemoryService) MemoryVersion(ctx context.Context, ref string, n int) (*recall.Memory, error) {
+	vs, err := s.db.versions(ctx, s.db.pool, ref)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range vs {
+		if v.Version == n {
+			return v.Memory, nil
+		}
+	}
+	return nil, recall.Errorf(recall.ENOTFOUND, "Memory %s has no version %d: run `recall versions %s` to list them.", ref, n, ref)
+}
+
 // RestoreMemory writes version n back as a new version, recreating a
 // deleted memory.
 func (s *MemoryService) RestoreMemory(ctx context.Context, ref string, n int) (*recall.Memory, error) {
