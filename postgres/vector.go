@@ -1,0 +1,287 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/recall-mem/recall"
+)
+
+// DefaultEmbedBatch is how many passages go to the embedder at once.
+const DefaultEmbedBatch = 64
+
+// VectorService embeds the namespace's memories into pgvector and finds
+// the passages nearest to a query: an HNSW index (cosine) proposes
+// candidates, which are then scored exactly from the stored vectors.
+//
+// A memory needs (re-)embedding when no vector of the current model was
+// made from its current title and content (their md5 is stored beside
+// each vector), so writes need not know about vectors: Embed catches up,
+// and every search runs it first, bounded, so that what was just written
+// is found.
+type VectorService struct {
+	db *DB
+	// Embedder turns passages into vectors; nil means vector search is
+	// unavailable.
+	Embedder recall.Embedder
+	// Chunker splits content into passages; nil means one per memory.
+	Chunker recall.Chunker
+	// BatchSize is the number of memories embedded per round; 0 means
+	// DefaultEmbedBatch.
+	BatchSize int
+
+	mu      sync.Mutex
+	indexed map[int]bool // dimensions whose HNSW index is known to exist
+}
+
+var _ recall.VectorSearcher = (*VectorService)(nil)
+
+// NewVectorService returns a VectorService over db.
+func NewVectorService(db *DB, e recall.Embedder, c recall.Chunker) *VectorService {
+	return &VectorService{db: db, Embedder: e, Chunker: c}
+}
+
+// textHash is the SQL for the hash of what is embedded of memory m (a
+// generated column).
+const textHash = `m.text_hash`
+
+// embedder returns the embedder, or EUNAVAILABLE when there is none.
+func (s *VectorService) embedder() (recall.Embedder, error) {
+	if s.Embedder == nil || s.Embedder.Model() == "none" || s.Embedder.Dim() <= 0 {
+		return nil, recall.Errorf(recall.EUNAVAILABLE, "No embedder is configured ([retrieval] embedder = \"none\"): set it in config.toml to search by meaning.")
+	}
+	return s.Embedder, nil
+}
+
+// ensureIndex creates the HNSW index for the embedder's dimension. The
+// column has no fixed dimension, so the index is on a cast and partial
+// (WHERE dim = N), one per dimension in use.
+//
+// CREATE INDEX locks out writers even when the index exists, so it runs
+// only when the catalog lacks the index, and each process asks once.
+func (s *VectorService) ensureIndex(ctx context.Context, dim int) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.indexed[dim] {
+		return nil
+	}
+	name := fmt.Sprintf("memory_vectors_hnsw_%d", dim)
+	var exists bool
+	if err := s.db.pool.QueryRow(ctx, `SELECT to_regclass($1) IS NOT NULL`, name).Scan(&exists); err != nil {
+		return err
+	}
+	if !exists {
+		if _, err := s.db.pool.Exec(ctx, fmt.Sprintf(`CREATE INDEX IF NOT EXISTS %s ON memory_vectors
+			USING hnsw ((embedding::vector(%d)) vector_cosine_ops) WHERE dim = %d`, name, dim, dim)); err != nil {
+			return err
+		}
+	}
+	if s.indexed == nil {
+		s.indexed = map[int]bool{}
+	}
+	s.indexed[dim] = true
+	return nil
+}
+
+// Embed embeds up to limit memories of the namespace whose vectors are
+// missing or stale (limit <= 0: all of them) and returns how many it
+// embedded.
+func (s *VectorService) Embed(ctx context.Context, limit int) (int, error) {
+	e, err := s.embedder()
+	if err != nil {
+		return 0, err
+	}
+	if err := s.ensureIndex(ctx, e.Dim()); err != nil {
+		return 0, fmt.Errorf("vector index: %w", err)
+	}
+	batch := s.BatchSize
+	if batch <= 0 {
+		batch = DefaultEmbedBatch
+	}
+	done := 0
+	for limit <= 0 || done < limit {
+		n := batch
+		if limit > 0 {
+			n = min(n, limit-done)
+		}
+		got, err := s.embedRound(ctx, e, n)
+		done += got
+		if err != nil || got < n {
+			return done, err
+		}
+	}
+	return done, nil
+}
+
+// stale selects the memories without a vector of model made from their
+// current text.
+const stale = `SELECT m.id, m.title, m.content, ` + textHash + ` FROM memories m
+	WHERE m.namespace = $1 AND NOT EXISTS (SELECT 1 FROM memory_vectors v
+		WHERE v.namespace = m.namespace AND v.memory_id = m.id AND v.model = $2 AND v.text_hash = ` + textHash + `)
+	ORDER BY m.seq LIMIT $3`
+
+// embedRound embeds up to n stale memories and replaces their vectors.
+func (s *VectorService) embedRound(ctx context.Context, e recall.Embedder, n int) (int, error) {
+	type item struct {
+		id, title, content, hash string
+		chunks                   []recall.Chunk
+	}
+	rows, err := s.db.pool.Query(ctx, stale, s.db.Namespace, e.Model(), n)
+	items, err := collectRows(rows, err, func(row pgx.Row) (*item, error) {
+		it := &item{}
+		return it, row.Scan(&it.id, &it.title, &it.content, &it.hash)
+	})
+	if err != nil || len(items) == 0 {
+		return 0, err
+	}
+	var texts []string
+	for _, it := range items {
+		it.chunks = []recall.Chunk{{Start: 0, End: len(it.content)}}
+		if s.Chunker != nil {
+			it.chunks = s.Chunker.Chunk(it.content)
+		}
+		for _, c := range it.chunks {
+			texts = append(texts, passage(it.title, c, it.content))
+		}
+	}
+	vecs, err := e.Embed(ctx, texts)
+	if err != nil {
+		return 0, err
+	}
+	if len(vecs) != len(texts) {
+		return 0, recall.Errorf(recall.EUNAVAILABLE, "The embedder returned %d vectors for %d passages.", len(vecs), len(texts))
+	}
+	err = s.db.tx(ctx, func(tx *Tx) error {
+		b := &pgx.Batch{}
+		i := 0
+		for _, it := range items {
+			b.Queue(`DELETE FROM memory_vectors WHERE namespace = $1 AND memory_id = $2`, s.db.Namespace, it.id)
+			for _, c := range it.chunks {
+				v := vecs[i]
+				i++
+				if len(v) != e.Dim() {
+					return recall.Errorf(recall.EUNAVAILABLE, "The embedder returned a vector of %d dimensions, not %d.", len(v), e.Dim())
+				}
+				// The memory may have changed or gone since it was read:
+				// the row is written only if its text is still the one
+				// embedded.
+				b.Queue(`INSERT INTO memory_vectors (namespace, memory_id, chunk, start_at, end_at, model, dim, text_hash, embedding)
+					SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9::real[]::vector FROM memories m
+					WHERE m.namespace = $1 AND m.id = $2 AND `+textHash+` = $8`,
+					s.db.Namespace, it.id, c.Index, c.Start, c.End, e.Model(), e.Dim(), it.hash, v)
+			}
+		}
+		return tx.SendBatch(ctx, b).Close()
+	})
+	if err != nil {
+		return 0, fmt.Errorf("store vectors: %w", err)
+	}
+	return len(items), nil
+}
+
+// passage is the text embedded for a chunk: the title and the headings
+// above it say what it is about, so they are repeated in it.
+func passage(title string, c recall.Chunk, content string) string {
+	parts := []string{}
+	if title != "" {
+		parts = append(parts, title)
+	}
+	if c.Heading != "" && c.Heading != title {
+		parts = append(parts, c.Heading)
+	}
+	return strings.Join(append(parts, content[c.Start:c.End]), "\n")
+}
+
+// searchCatchUp bounds the embedding a search does first.
+const searchCatchUp = 256
+
+// SearchVectors returns the k memories whose passages are nearest to
+// text, one hit per memory (its best passage), best first.
+func (s *VectorService) SearchVectors(ctx context.Context, text string, k int) ([]recall.VectorHit, error) {
+	e, err := s.embedder()
+	if err != nil {
+		return nil, err
+	}
+	if k <= 0 {
+		k = 10
+	}
+	if _, err := s.Embed(ctx, searchCatchUp); err != nil {
+		return nil, err
+	}
+	qs, err := e.Embed(ctx, []string{text})
+	if err != nil {
+		return nil, err
+	}
+	if len(qs) != 1 || len(qs[0]) != e.Dim() {
+		return nil, recall.Errorf(recall.EUNAVAILABLE, "The embedder returned a vector of the wrong size for the query.")
+	}
+	q := qs[0]
+	// Passages of one memory can fill the candidates, so more are fetched
+	// until k memories are found or the passages run out.
+	for keep := max(4*k, 64); ; keep *= 4 {
+		hits, fetched, err := s.nearest(ctx, e, q, keep, k)
+		if err != nil || len(hits) >= k || fetched < keep {
+			return hits, err
+		}
+	}
+}
+
+// nearest asks the HNSW index for keep candidate passages, scores them
+// exactly and keeps each memory's best, k at most. It returns how many
+// candidates it got.
+func (s *VectorService) nearest(ctx context.Context, e recall.Embedder, q []float32, keep, k int) ([]recall.VectorHit, int, error) {
+	var hits []recall.VectorHit
+	fetched := 0
+	err := s.db.tx(ctx, func(tx *Tx) error {
+		// With the namespace filter, an index scan may stop short of keep
+		// rows; iterative scans continue until enough pass (pgvector 0.8).
+		if _, err := tx.Exec(ctx, `SET LOCAL hnsw.iterative_scan = relaxed_order`); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `SET LOCAL hnsw.ef_search = `+fmt.Sprint(max(keep, 40))); err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, fmt.Sprintf(`SELECT v.memory_id, v.chunk, v.start_at, v.end_at, v.embedding::real[]
+			FROM memory_vectors v JOIN memories m ON m.namespace = v.namespace AND m.id = v.memory_id
+			WHERE v.namespace = $1 AND v.model = $2 AND v.dim = %d AND v.text_hash = `+textHash+`
+			ORDER BY v.embedding::vector(%d) <=> $3::real[]::vector(%d) LIMIT $4`, e.Dim(), e.Dim(), e.Dim()),
+			s.db.Namespace, e.Model(), q, keep)
+		best := map[string]recall.VectorHit{}
+		cands, err := collectRows(rows, err, func(row pgx.Row) (recall.VectorHit, error) {
+			var h recall.VectorHit
+			var v []float32
+			if err := row.Scan(&h.MemoryID, &h.Chunk, &h.Start, &h.End, &v); err != nil {
+				return h, err
+			}
+			h.Score = float64(recall.Dot(q, v))
+			return h, nil
+		})
+		if err != nil {
+			return err
+		}
+		fetched = len(cands)
+		for _, h := range cands {
+			if b, ok := best[h.MemoryID]; !ok || h.Score > b.Score {
+				best[h.MemoryID] = h
+			}
+		}
+		for _, h := range best {
+			hits = append(hits, h)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("vector search: %w", err)
+	}
+	sort.Slice(hits, func(i, j int) bool {
+		if hits[i].Score != hits[j].Score {
+			return hits[i].Score > hits[j].Score
+		}
+		return hits[i].MemoryID < hits[j].MemoryID
+	})
+	return hits[:min(len(hits), k)], fetched, nil
+}

@@ -1,0 +1,302 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/recall-mem/recall"
+)
+
+// saveVersion records m's current state as version m.Version. The primary
+// key refuses a second writer of the same version, so versions stay
+// gap-free and never overwritten.
+func (tx *Tx) saveVersion(ctx context.Context, m *recall.Memory, op string) error {
+	snap, err := json.Marshal(m)
+	if err != nil {
+		return fmt.Errorf("snapshot: %w", err)
+	}
+	if _, err := tx.Exec(ctx, insertVersionSQL, tx.db.Namespace, m.ID, m.Version, op, tx.now, string(snap)); err != nil {
+		return fmt.Errorf("save version: %w", err)
+	}
+	return nil
+}
+
+const insertVersionSQL = `INSERT INTO memory_versions (namespace, memory_id, version, op, changed_at, snapshot)
+	VALUES ($1, $2, $3, $4, $5, $6::jsonb)`
+
+func scanVersion(row pgx.Row) (*recall.MemoryVersion, error) {
+	v := &recall.MemoryVersion{}
+	var snap string
+	if err := row.Scan(&v.MemoryID, &v.Version, &v.Op, &v.ChangedAt, &snap); err != nil {
+		return nil, err
+	}
+	v.ChangedAt = v.ChangedAt.UTC()
+	if err := json.Unmarshal([]byte(snap), &v.Memory); err != nil {
+		return nil, fmt.Errorf("decode version %d of %s: %w", v.Version, v.MemoryID, err)
+	}
+	return v, nil
+}
+
+// MemoryVersions lists every stored version of a memory, oldest first;
+// ref is a live memory's id or key, or a deleted memory's id.
+func (s *MemoryService) MemoryVersions(ctx context.Context, ref string) ([]*recall.MemoryVersion, error) {
+	return s.db.versions(ctx, s.db.pool, ref)
+}
+
+func (db *DB) versions(ctx context.Context, q querier, ref string) ([]*recall.MemoryVersion, error) {
+	id := ref
+	if m, err := db.findRef(ctx, q, ref, ""); err == nil {
+		id = m.ID
+	} else if !recall.IsID(ref) {
+		return nil, err
+	}
+	rows, err := q.Query(ctx, `SELECT memory_id, version, op, changed_at, snapshot::text FROM memory_versions
+		WHERE namespace = $1 AND memory_id = $2 ORDER BY version`, db.Namespace, id)
+	out, err := collectRows(rows, err, scanVersion)
+	if err != nil {
+		return nil, fmt.Errorf("versions: %w", err)
+	}
+	if len(out) == 0 {
+		return nil, recall.Errorf(recall.ENOTFOUND, "No history for %s: run `recall list` to see ids.", ref)
+	}
+	return out, nil
+}
+
+// MemoryVersion returns version n of the memory ref as it was then.
+func (s *MemoryService) MemoryVersion(ctx context.Context, ref string, n int) (*recall.Memory, error) {
+	vs, err := s.db.versions(ctx, s.db.pool, ref)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range vs {
+		if v.Version == n {
+			return v.Memory, nil
+		}
+	}
+	return nil, recall.Errorf(recall.ENOTFOUND, "Memory %s has no version %d: run `recall versions %s` to list them.", ref, n, ref)
+}
+
+// RestoreMemory writes version n back as a new version, recreating a
+// deleted memory.
+func (s *MemoryService) RestoreMemory(ctx context.Context, ref string, n int) (*recall.Memory, error) {
+	var out *recall.Memory
+	err := s.db.tx(ctx, func(tx *Tx) error {
+		vs, err := tx.db.versions(ctx, tx, ref)
+		if err != nil {
+			return err
+		}
+		var old *recall.MemoryVersion
+		for _, v := range vs {
+			if v.Version == n {
+				old = v
+			}
+		}
+		if old == nil {
+			return recall.Errorf(recall.ENOTFOUND, "Memory %s has no version %d: run `recall versions %s` to list them.", ref, n, ref)
+		}
+		if old.Op == "delete" {
+			return recall.Errorf(recall.EINVALID, "Version %d records the deletion; restore an earlier version.", n)
+		}
+		m := *old.Memory
+		m.Version = vs[len(vs)-1].Version
+		cur, err := tx.lockMemory(ctx, "m.id = $2", m.ID)
+		if err != nil {
+			return err
+		}
+		out = &m
+		if cur != nil {
+			m.CreatedAt = cur.CreatedAt
+			return tx.write(ctx, &m, "restore")
+		}
+		m.Version++
+		m.UpdatedAt = tx.now
+		return tx.insert(ctx, &m, "restore")
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ImportMemories writes every memory, ids kept, in one transaction:
+// either all are written or none.
+func (s *MemoryService) ImportMemories(ctx context.Context, ms []*recall.Memory) (*recall.ImportResult, error) {
+	clean := make([]*recall.Memory, len(ms))
+	for i, m := range ms {
+		c := *m
+		if err := s.db.checkMemory(&c); err != nil {
+			return nil, recall.Errorf(recall.ErrorCode(err), "Memory %d (%s): %s Nothing was imported.", i+1, c.ID, recall.ErrorMessage(err))
+		}
+		clean[i] = &c
+	}
+	res := &recall.ImportResult{}
+	err := s.db.tx(ctx, func(tx *Tx) error {
+		prev, err := tx.lockImport(ctx, clean)
+		if err != nil {
+			return err
+		}
+		// New memories wait in a batch; one whose id comes again in the
+		// import is written before that, so the second is its next
+		// version, as when importing one at a time.
+		var fresh []*recall.Memory
+		var at []int // each fresh memory's position in the import, for messages
+		queued := map[string]bool{}
+		flush := func() error {
+			if err := tx.insertAll(ctx, fresh, at, "import"); err != nil {
+				return err
+			}
+			res.Added += len(fresh)
+			for _, m := range fresh {
+				prev[m.ID] = m
+			}
+			fresh, at, queued = nil, nil, map[string]bool{}
+			return nil
+		}
+		for i, m := range clean {
+			if queued[m.ID] {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+			p := prev[m.ID]
+			if p == nil {
+				fresh, at, queued[m.ID] = append(fresh, m), append(at, i), true
+				continue
+			}
+			m.Version = p.Version
+			if m.CreatedAt.IsZero() {
+				m.CreatedAt = p.CreatedAt
+			}
+			fillDefaults(m, tx.now)
+			if err := tx.write(ctx, m, "import"); err != nil {
+				return importError(i, m, err)
+			}
+			prev[m.ID] = m
+			res.Updated++
+		}
+		return flush()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func importError(i int, m *recall.Memory, err error) error {
+	return recall.Errorf(recall.ErrorCode(err), "Memory %d (%s): %s Nothing was imported.", i+1, m.ID, recall.ErrorMessage(err))
+}
+
+// lockImport gives every memory without an id a new one, locks the rows
+// of the ids that exist and returns them by id. A new id that happens to
+// be taken already (or twice in the batch) is drawn again.
+func (tx *Tx) lockImport(ctx context.Context, ms []*recall.Memory) (map[string]*recall.Memory, error) {
+	generated := map[*recall.Memory]bool{}
+	seen := map[string]bool{}
+	for _, m := range ms {
+		if m.ID == "" {
+			generated[m] = true
+			for m.ID == "" || seen[m.ID] {
+				m.ID = recall.NewID()
+			}
+		}
+		seen[m.ID] = true
+	}
+	for {
+		ids := make([]string, 0, len(ms))
+		for _, m := range ms {
+			ids = append(ids, m.ID)
+		}
+		rows, err := tx.Query(ctx, `SELECT `+memoryColumns+` FROM memories m WHERE m.namespace = $1 AND m.id = ANY($2::text[]) FOR UPDATE`,
+			tx.db.Namespace, ids)
+		found, err := collectRows(rows, err, scanMemory)
+		if err != nil {
+			return nil, err
+		}
+		prev := make(map[string]*recall.Memory, len(found))
+		for _, m := range found {
+			prev[m.ID] = m
+		}
+		redrawn := false
+		for _, m := range ms {
+			if generated[m] && prev[m.ID] != nil {
+				for seen[m.ID] {
+					m.ID = recall.NewID()
+				}
+				seen[m.ID], redrawn = true, true
+			}
+		}
+		if !redrawn {
+			return prev, nil
+		}
+	}
+}
+
+// insertAll inserts new memories and their first versions in one round
+// trip (a pipelined batch); at holds each one's position in the caller's
+// list, for messages. A clash on a key fails the whole transaction.
+func (tx *Tx) insertAll(ctx context.Context, ms []*recall.Memory, at []int, op string) error {
+	pins := map[string]string{}
+	for i, m := range ms {
+		fillDefaults(m, tx.now)
+		if m.Confidence == 0 {
+			m.Confidence = 1
+		}
+		if m.Version == 0 {
+			m.Version = 1
+		}
+		if m.Pinned && m.Title != "" {
+			title := strings.ToLower(m.Title)
+			if other, ok := pins[title]; ok {
+				return importError(at[i], m, recall.Errorf(recall.ECONFLICT, "A memory titled %q is already pinned (%s): update that one or choose another title.", m.Title, other))
+			}
+			pins[title] = m.ID
+			if err := tx.checkPinTitle(ctx, m); err != nil {
+				return importError(at[i], m, err)
+			}
+		}
+	}
+	b := &pgx.Batch{}
+	for _, m := range ms {
+		snap, err := json.Marshal(m)
+		if err != nil {
+			return fmt.Errorf("snapshot: %w", err)
+		}
+		b.Queue(insertMemorySQL, append([]any{tx.db.Namespace, m.ID}, memoryValues(m)...)...)
+		b.Queue(insertVersionSQL, tx.db.Namespace, m.ID, m.Version, op, tx.now, string(snap))
+	}
+	results := tx.SendBatch(ctx, b)
+	defer results.Close()
+	for i, m := range ms {
+		for range 2 {
+			if _, err := results.Exec(); err != nil {
+				if uniqueViolation(err) {
+					return importError(at[i], m, recall.Errorf(recall.ECONFLICT, "Key %q is already used in collection %q (or the id %s twice): choose another key.", m.Key, m.Collection, m.ID))
+				}
+				return importError(at[i], m, fmt.Errorf("insert memory: %w", err))
+			}
+		}
+	}
+	return results.Close()
+}
+
+// MemoriesAsOf returns each memory's latest snapshot taken at or before t,
+// leaving out memories whose latest change then was their deletion.
+func (s *MemoryService) MemoriesAsOf(ctx context.Context, t time.Time) ([]*recall.Memory, error) {
+	rows, err := s.db.pool.Query(ctx, `SELECT memory_id, version, op, changed_at, snapshot::text FROM (
+		SELECT DISTINCT ON (memory_id) memory_id, version, op, changed_at, snapshot FROM memory_versions
+		WHERE namespace = $1 AND changed_at <= $2 ORDER BY memory_id, version DESC) v
+		WHERE op <> 'delete' ORDER BY memory_id`, s.db.Namespace, t.UTC())
+	vs, err := collectRows(rows, err, scanVersion)
+	if err != nil {
+		return nil, fmt.Errorf("memories as of: %w", err)
+	}
+	out := make([]*recall.Memory, len(vs))
+	for i, v := range vs {
+		out[i] = v.Memory
+	}
+	return out, nil
+}
