@@ -285,7 +285,7 @@ func (s *VectorService) refresh(ctx context.Context, e recall.Embedder) (*vector
 	fromCache := false
 	if s.index == nil || s.index.model != e.Model() || s.index.dim != e.Dim() {
 		// A new process starts from the cache file when there is a good one.
-		if x, err := readCache(s.db.vectorCachePath(), e.Model(), e.Dim()); err == nil {
+		if x, err := openCache(s.db.vectorCachePath(), e.Model(), e.Dim()); err == nil {
 			s.index, fromCache = x, true
 		} else {
 			s.index = newVectorIndex(e.Model(), e.Dim())
