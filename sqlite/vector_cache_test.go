@@ -342,4 +342,3 @@ func flip(b []byte, at int) []byte {
 	c[at] ^= 0x40
 	return c
 }
-

@@ -37,9 +37,9 @@ type vectorIndex struct {
 
 	// The rows added since (all of them when there is no base), after the
 	// base rows in row numbering.
-	q8     []int8    // len(seqs) × dim
-	scales []float32 // per row: the float value of an int8 step
-	seqs   []int64   // memory_vectors.seq of each row
+	q8     []int8        // len(seqs) × dim
+	scales []float32     // per row: the float value of an int8 step
+	seqs   []int64       // memory_vectors.seq of each row
 	slot   map[int64]int // seq → row in seqs
 
 	epoch           string // store_meta vector_epoch the rows belong to
