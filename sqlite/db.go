@@ -47,6 +47,8 @@ type DB struct {
 	hot map[string]*sql.Stmt
 
 	vectors *VectorService // set by NewVectorService; embeds after each write
+
+	rstmts readStmts // see readStmt
 }
 
 // NewDB returns a store for the database file at path; call Open next.
@@ -103,7 +105,7 @@ func (db *DB) Open() (err error) {
 		db.write.Close()
 		return err
 	}
-	if db.read, err = sql.Open("sqlite", dsn(db.Path, append(commonPragmas(), "query_only(1)"), "")); err != nil {
+	if db.read, err = sql.Open("sqlite", dsn(db.Path, append(commonPragmas(), "query_only(1)", readerMmap), "")); err != nil {
 		db.write.Close()
 		return fmt.Errorf("sqlite: open readers: %w", err)
 	}
@@ -115,6 +117,12 @@ func (db *DB) Open() (err error) {
 	}
 	return nil
 }
+
+// readerMmap lets readers map the database file instead of copying each
+// page they read into the page cache with a system call: a search reads
+// hundreds of index and document-size pages. Only readers map it: pages
+// a writer changes go to the WAL, which is always read by pread.
+const readerMmap = "mmap_size(1073741824)"
 
 // commonPragmas are the settings of every connection.
 func commonPragmas() []string {
@@ -156,6 +164,7 @@ func (db *DB) openWriter() (err error) {
 // Close closes both connection pools.
 func (db *DB) Close() error {
 	var errs []error
+	db.closeReadStmts()
 	if db.read != nil {
 		errs = append(errs, db.read.Close())
 	}
