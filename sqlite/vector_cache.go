@@ -2,10 +2,13 @@ package sqlite
 
 import (
 	"bufio"
+	"context"
+	"database/sql"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"hash/fnv"
 	"io"
 	"math"
 	"os"
@@ -66,7 +69,19 @@ type cacheHeader struct {
 	maxSeq, maxTomb int64
 	size            int64
 	metaCRC, q8CRC  uint32
+	probe           cacheProbe
 	model, epoch    string
+}
+
+// cacheProbe ties a file to the history of its database, so that a file
+// is checked against the database with two lookups instead of counting
+// every row: seqs and tombstone ids are never reused in one database, so
+// a database that went back to an older copy of itself and then moved on
+// has, at the file's newest row or newest tombstone, another memory or
+// another row than the file saw.
+type cacheProbe struct {
+	lastHash uint64 // hash of the memory and chunk of the file's newest row
+	tombSeq  int64  // the row the tombstone maxTomb removed (0: none)
 }
 
 func cacheSize(n, dim int) int64 {
@@ -74,7 +89,7 @@ func cacheSize(n, dim int) int64 {
 }
 
 func (h *cacheHeader) encode() ([]byte, error) {
-	if 8+4+4+8*4+4+4+2+len(h.model)+2+len(h.epoch)+4 > cacheHeaderSize {
+	if 8+4+4+8*4+4+4+8+8+2+len(h.model)+2+len(h.epoch)+4 > cacheHeaderSize {
 		return nil, fmt.Errorf("vector cache: model name %q too long", h.model)
 	}
 	le := binary.LittleEndian
@@ -88,6 +103,8 @@ func (h *cacheHeader) encode() ([]byte, error) {
 	b = le.AppendUint64(b, uint64(h.size))
 	b = le.AppendUint32(b, h.metaCRC)
 	b = le.AppendUint32(b, h.q8CRC)
+	b = le.AppendUint64(b, h.probe.lastHash)
+	b = le.AppendUint64(b, uint64(h.probe.tombSeq))
 	b = le.AppendUint16(b, uint16(len(h.model)))
 	b = append(b, h.model...)
 	b = le.AppendUint16(b, uint16(len(h.epoch)))
@@ -110,6 +127,7 @@ func decodeCacheHeader(b []byte) (*cacheHeader, error) {
 	n := r.u64()
 	h.maxSeq, h.maxTomb, h.size = int64(r.u64()), int64(r.u64()), int64(r.u64())
 	h.metaCRC, h.q8CRC = r.u32(), r.u32()
+	h.probe.lastHash, h.probe.tombSeq = r.u64(), int64(r.u64())
 	h.model, h.epoch = r.str(), r.str()
 	if r.err != nil || h.dim <= 0 || h.dim > 1<<16 || n > 1<<40 || h.size != cacheSize(int(n), h.dim) {
 		return nil, errBadCache
@@ -201,13 +219,93 @@ func openCache(path, model string, dim int) (*vectorIndex, error) {
 	x.maxSeq, x.maxTomb, x.epoch = f.hdr.maxSeq, f.hdr.maxTomb, f.hdr.epoch
 	x.loaded = true
 	x.cachedRows = x.maxSeq + x.maxTomb
+	x.probe = f.hdr.probe
 	return x, nil
+}
+
+// probeHash names a row by its memory and chunk.
+func probeHash(memoryID string, chunk int) uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s\x00%d", memoryID, chunk)
+	return h.Sum64()
+}
+
+// takeProbe reads, in q, what the probe of a file of x's rows holds.
+func (x *vectorIndex) takeProbe(ctx context.Context, q querier) (cacheProbe, error) {
+	var p cacheProbe
+	if x.len() > 0 {
+		var id string
+		var chunk int
+		err := q.QueryRowContext(ctx, `SELECT memory_id, chunk FROM memory_vectors WHERE seq = ?`, x.lastSeq()).Scan(&id, &chunk)
+		if err != nil {
+			return p, fmt.Errorf("vector cache probe: %w", err)
+		}
+		p.lastHash = probeHash(id, chunk)
+	}
+	if x.maxTomb > 0 {
+		err := q.QueryRowContext(ctx, `SELECT vec_seq FROM vector_tombstones WHERE id = ?`, x.maxTomb).Scan(&p.tombSeq)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return p, fmt.Errorf("vector cache probe: %w", err)
+		}
+	}
+	return p, nil
+}
+
+// lastSeq is the largest seq of the rows (the index is not empty).
+func (x *vectorIndex) lastSeq() int64 {
+	var last int64
+	if x.base != nil {
+		for r := len(x.base.seqs) - 1; r >= 0; r-- {
+			if !x.isDead(r) {
+				last = x.base.seqs[r]
+				break
+			}
+		}
+	}
+	for _, seq := range x.seqs {
+		last = max(last, seq)
+	}
+	return last
+}
+
+// checkProbe reports whether the database, read in q, is the one whose
+// history the index opened from a file belongs to: the file's newest row
+// is there with the same memory and chunk, or was deleted since; the row
+// its last tombstone removed is the same, unless that tombstone was pruned.
+func (x *vectorIndex) checkProbe(ctx context.Context, q querier) (bool, error) {
+	if x.baseLen() > 0 {
+		last := x.base.seqs[len(x.base.seqs)-1]
+		var id string
+		var chunk int
+		err := q.QueryRowContext(ctx, `SELECT memory_id, chunk FROM memory_vectors WHERE seq = ?`, last).Scan(&id, &chunk)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			var gone bool
+			if err := q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM vector_tombstones WHERE id > ? AND vec_seq = ?)`, x.maxTomb, last).Scan(&gone); err != nil || !gone {
+				return false, err
+			}
+		case err != nil:
+			return false, err
+		case probeHash(id, chunk) != x.probe.lastHash:
+			return false, nil
+		}
+	}
+	if x.maxTomb > 0 {
+		var seq int64
+		err := q.QueryRowContext(ctx, `SELECT vec_seq FROM vector_tombstones WHERE id = ?`, x.maxTomb).Scan(&seq)
+		if err == nil && seq != x.probe.tombSeq {
+			return false, nil
+		} else if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return false, err
+		}
+	}
+	return true, nil
 }
 
 // writeCache stores the index in path, crash-safe: a temporary file in the
 // same directory, synced, then renamed over the old one. Rows go out in
 // seq order.
-func (x *vectorIndex) writeCache(path string) (err error) {
+func (x *vectorIndex) writeCache(path string, probe cacheProbe) (err error) {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	if !littleEndian {
@@ -215,7 +313,7 @@ func (x *vectorIndex) writeCache(path string) (err error) {
 	}
 	rows := x.liveRows()
 	h := &cacheHeader{dim: x.dim, n: len(rows), maxSeq: x.maxSeq, maxTomb: x.maxTomb,
-		size: cacheSize(len(rows), x.dim), model: x.model, epoch: x.epoch}
+		size: cacheSize(len(rows), x.dim), probe: probe, model: x.model, epoch: x.epoch}
 	if _, err := h.encode(); err != nil {
 		return err
 	}

@@ -335,6 +335,22 @@ func TestVectorCache_StaleAndTorn(t *testing.T) {
 	os.WriteFile(restored+"-vectors", later, 0o600)
 	_, _, v4 := openVectors(t, restored)
 	sameHits(t, "file newer than the database", searchAll(t, v4, qs, 15), want)
+
+	// The older copy then gets as many rows as the file has beyond it:
+	// the same epoch, the same maxSeq and maxTomb, the same count, other
+	// memories. The file's newest row tells them apart.
+	_, rmem, _ := openVectors(t, restored)
+	var others []*recall.Memory
+	for i := 0; i < 40; i++ {
+		others = append(others, &recall.Memory{ID: recall.NewID(), Content: wordText(rng)})
+	}
+	if _, err := rmem.ImportMemories(ctx, others); err != nil {
+		t.Fatal(err)
+	}
+	want = fromDatabase(t, restored, qs, 15)
+	os.WriteFile(restored+"-vectors", later, 0o600)
+	_, _, v5 := openVectors(t, restored)
+	sameHits(t, "file of another history, same counts", searchAll(t, v5, qs, 15), want)
 }
 
 func flip(b []byte, at int) []byte {

@@ -45,7 +45,8 @@ type vectorIndex struct {
 	epoch           string // store_meta vector_epoch the rows belong to
 	maxSeq, maxTomb int64  // what the index has seen
 	loaded          bool
-	cachedRows      int64 // maxSeq+maxTomb when the cache file was last written
+	cachedRows      int64      // maxSeq+maxTomb when the cache file was last written
+	probe           cacheProbe // of the file base came from
 
 	mu sync.RWMutex // guards the fields above against concurrent scans
 }

@@ -73,7 +73,7 @@ func TestVectorIndex_Cache(t *testing.T) {
 	x.remove(250)
 	x.maxSeq, x.maxTomb, x.epoch, x.loaded = 300, 2, "e1", true
 	path := filepath.Join(t.TempDir(), "recall.db-vectors")
-	if err := x.writeCache(path); err != nil {
+	if err := x.writeCache(path, cacheProbe{}); err != nil {
 		t.Fatal(err)
 	}
 	t.Run("RoundTrip", func(t *testing.T) {
@@ -116,7 +116,7 @@ func TestVectorIndex_Cache(t *testing.T) {
 		}
 		y.maxSeq = 302
 		again := filepath.Join(t.TempDir(), "again")
-		if err := y.writeCache(again); err != nil {
+		if err := y.writeCache(again, cacheProbe{}); err != nil {
 			t.Fatal(err)
 		}
 		z, err := openCache(again, "m", 16)
@@ -275,7 +275,7 @@ func FuzzOpenCache(f *testing.F) {
 	x, _ := randIndex(rng, 4, 3)
 	x.maxSeq, x.epoch, x.loaded = 3, "e", true
 	path := filepath.Join(f.TempDir(), "seed")
-	if err := x.writeCache(path); err != nil {
+	if err := x.writeCache(path, cacheProbe{}); err != nil {
 		f.Fatal(err)
 	}
 	seed, _ := os.ReadFile(path)
