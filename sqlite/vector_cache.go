@@ -529,8 +529,16 @@ func (r *cacheReader) str() string {
 
 // DropVectorCache deletes the cached vector index file. A purge calls it so
 // that no trace of purged memories outlives them there; the next search
-// rebuilds the cache from the database.
+// rebuilds the cache from the database. This process's index lets go of
+// its mapping of the file too, so that the deleted file's blocks are
+// freed when the mapping goes (other processes let go when they exit or
+// next rebuild).
 func (db *DB) DropVectorCache() error {
+	if s := db.vectors; s != nil {
+		s.mu.Lock()
+		s.index = nil
+		s.mu.Unlock()
+	}
 	err := os.Remove(db.vectorCachePath())
 	if errors.Is(err, os.ErrNotExist) {
 		return nil

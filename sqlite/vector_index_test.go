@@ -229,6 +229,9 @@ func TestVectorService_CacheFile(t *testing.T) {
 	if err := db.DropVectorCache(); err != nil {
 		t.Fatal(err)
 	}
+	if vs.index != nil {
+		t.Fatal("the index (and its mapping of the dropped file) outlived the drop")
+	}
 	if err := db.DropVectorCache(); err != nil {
 		t.Fatalf("dropping a missing cache: %v", err)
 	}
