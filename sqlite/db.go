@@ -105,7 +105,7 @@ func (db *DB) Open() (err error) {
 		db.write.Close()
 		return err
 	}
-	if db.read, err = sql.Open("sqlite", dsn(db.Path, append(commonPragmas(), "query_only(1)", readerMmap), "")); err != nil {
+	if db.read, err = sql.Open("sqlite", dsn(db.Path, append(commonPragmas(), "query_only(1)"), "")); err != nil {
 		db.write.Close()
 		return fmt.Errorf("sqlite: open readers: %w", err)
 	}
@@ -117,12 +117,6 @@ func (db *DB) Open() (err error) {
 	}
 	return nil
 }
-
-// readerMmap lets readers map the database file instead of copying each
-// page they read into the page cache with a system call: a search reads
-// hundreds of index and document-size pages. Only readers map it: pages
-// a writer changes go to the WAL, which is always read by pread.
-const readerMmap = "mmap_size(1073741824)"
 
 // commonPragmas are the settings of every connection.
 func commonPragmas() []string {
