@@ -473,16 +473,7 @@ func querySeqs(db *DB, query string, args ...any) ([]int64, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var seq int64
-		if err := rows.Scan(&seq); err != nil {
-			return nil, err
-		}
-		out = append(out, seq)
-	}
-	return out, rows.Err()
+	return collect(rows, func(r scanner) (seq int64, err error) { return seq, r.Scan(&seq) })
 }
 
 // cacheReader decodes the cache's little-endian fields, remembering the

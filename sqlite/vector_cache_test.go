@@ -161,6 +161,19 @@ func sameHits(t *testing.T, what string, got, want [][]recall.VectorHit) {
 	}
 }
 
+// importWords imports n memories of wordText and returns them.
+func importWords(t *testing.T, mem *sqlite.MemoryService, rng *rand.Rand, n int) []*recall.Memory {
+	t.Helper()
+	var ms []*recall.Memory
+	for i := 0; i < n; i++ {
+		ms = append(ms, &recall.Memory{ID: recall.NewID(), Content: wordText(rng)})
+	}
+	if _, err := mem.ImportMemories(context.Background(), ms); err != nil {
+		t.Fatal(err)
+	}
+	return ms
+}
+
 func queries(rng *rand.Rand, n int) []string {
 	var qs []string
 	for i := 0; i < n; i++ {
@@ -177,13 +190,7 @@ func TestVectorCache_Processes(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "recall.db")
 	db, mem, vs := openVectors(t, path)
 	rng := rand.New(rand.NewPCG(7, 8))
-	var ms []*recall.Memory
-	for i := 0; i < 2100; i++ {
-		ms = append(ms, &recall.Memory{ID: recall.NewID(), Content: wordText(rng)})
-	}
-	if _, err := mem.ImportMemories(ctx, ms); err != nil {
-		t.Fatal(err)
-	}
+	ms := importWords(t, mem, rng, 2100)
 	qs := queries(rng, 12)
 	searchAll(t, vs, qs, 20) // writes the first cache file
 	if _, err := os.Stat(path + "-vectors"); err != nil {
@@ -232,13 +239,7 @@ func TestVectorCache_Processes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var more []*recall.Memory
-	for i := 0; i < 2000; i++ {
-		more = append(more, &recall.Memory{ID: recall.NewID(), Content: wordText(rng)})
-	}
-	if _, err := mem.ImportMemories(ctx, more); err != nil {
-		t.Fatal(err)
-	}
+	importWords(t, mem, rng, 2000)
 	before, _ := os.Stat(path + "-vectors")
 	want = fromDatabase(t, path, qs, 20)
 	sameHits(t, "handle on the file, after 2,100 changes", searchAll(t, fresh, qs, 20), want)
@@ -261,13 +262,7 @@ func TestVectorCache_StaleAndTorn(t *testing.T) {
 	cache := path + "-vectors"
 	db, mem, vs := openVectors(t, path)
 	rng := rand.New(rand.NewPCG(9, 10))
-	var ms []*recall.Memory
-	for i := 0; i < 2050; i++ {
-		ms = append(ms, &recall.Memory{ID: recall.NewID(), Content: wordText(rng)})
-	}
-	if _, err := mem.ImportMemories(ctx, ms); err != nil {
-		t.Fatal(err)
-	}
+	ms := importWords(t, mem, rng, 2050)
 	qs := queries(rng, 8)
 	searchAll(t, vs, qs, 15)
 	good, err := os.ReadFile(cache)
@@ -318,13 +313,7 @@ func TestVectorCache_StaleAndTorn(t *testing.T) {
 	if _, err := db.Backup(ctx, filepath.Join(snap, "recall.db")); err != nil {
 		t.Fatal(err)
 	}
-	var more []*recall.Memory
-	for i := 0; i < 40; i++ {
-		more = append(more, &recall.Memory{ID: recall.NewID(), Content: wordText(rng)})
-	}
-	if _, err := mem.ImportMemories(ctx, more); err != nil {
-		t.Fatal(err)
-	}
+	importWords(t, mem, rng, 40)
 	os.Remove(cache) // so that the next search writes one with the new rows
 	_, _, v3 := openVectors(t, path)
 	searchAll(t, v3, qs, 15)
@@ -340,13 +329,7 @@ func TestVectorCache_StaleAndTorn(t *testing.T) {
 	// the same epoch, the same maxSeq and maxTomb, the same count, other
 	// memories. The file's newest row tells them apart.
 	_, rmem, _ := openVectors(t, restored)
-	var others []*recall.Memory
-	for i := 0; i < 40; i++ {
-		others = append(others, &recall.Memory{ID: recall.NewID(), Content: wordText(rng)})
-	}
-	if _, err := rmem.ImportMemories(ctx, others); err != nil {
-		t.Fatal(err)
-	}
+	importWords(t, rmem, rng, 40)
 	want = fromDatabase(t, restored, qs, 15)
 	os.WriteFile(restored+"-vectors", later, 0o600)
 	_, _, v5 := openVectors(t, restored)
