@@ -2,8 +2,10 @@ package sqlite_test
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -84,4 +86,67 @@ func BenchmarkMemoryService_Search(b *testing.B) {
 		lat = append(lat, time.Since(start))
 	}
 	reportPercentiles(b, lat)
+}
+
+// BenchmarkMemoryService_SearchStore measures BM25 searches on an existing
+// store (RECALL_BENCH_STORE names its recall.db, e.g. one `recall bench
+// scale --keep` left), with queries of 3–8 words drawn from its memories,
+// so that figures before and after a change come from the same data.
+func BenchmarkMemoryService_SearchStore(b *testing.B) {
+	path := os.Getenv("RECALL_BENCH_STORE")
+	if path == "" {
+		b.Skip("RECALL_BENCH_STORE is not set")
+	}
+	db := sqlite.NewDB(path)
+	if err := db.Open(); err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	s := sqlite.NewMemoryService(db)
+	raw, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer raw.Close()
+	words, err := sampleWords(raw)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	qs := make([]string, 200)
+	for i := range qs {
+		q := make([]string, 3+r.IntN(6))
+		for j := range q {
+			q[j] = words[r.IntN(len(words))]
+		}
+		qs[i] = strings.Join(q, " ")
+	}
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		if _, err := s.Search(context.Background(), recall.SearchQuery{Text: qs[i%len(qs)], Limit: 10}); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(start))
+	}
+	reportPercentiles(b, lat)
+}
+
+// sampleWords returns the words of a few hundred memories spread over a store.
+func sampleWords(db *sql.DB) ([]string, error) {
+	rows, err := db.Query(`SELECT content FROM memories WHERE seq % 97 = 0 LIMIT 400`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var words []string
+	for rows.Next() {
+		var c string
+		if err := rows.Scan(&c); err != nil {
+			return nil, err
+		}
+		words = append(words, strings.Fields(c)...)
+	}
+	return words, rows.Err()
 }

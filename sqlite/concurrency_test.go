@@ -16,8 +16,18 @@ import (
 
 // TestMain doubles as a writer process: when RECALL_TEST_WRITER names a
 // database, the test binary writes memories into it and exits, so that
-// TestConcurrentProcesses can run real separate processes.
+// TestConcurrentProcesses can run real separate processes;
+// RECALL_TEST_VECTOR_WRITER does the same with vectors for
+// TestVectorCache_Processes.
 func TestMain(m *testing.M) {
+	if path := os.Getenv("RECALL_TEST_VECTOR_WRITER"); path != "" {
+		rounds, _ := strconv.Atoi(os.Getenv("RECALL_TEST_VECTOR_ROUNDS"))
+		if err := vectorWriter(path, os.Getenv("RECALL_TEST_WRITER_NAME"), rounds); err != nil {
+			fmt.Fprintln(os.Stderr, "vector writer:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	if path := os.Getenv("RECALL_TEST_WRITER"); path != "" {
 		os.Exit(writerProcess(path, os.Getenv("RECALL_TEST_WRITER_NAME"), os.Getenv("RECALL_TEST_WRITER_N")))
 	}

@@ -47,6 +47,8 @@ type DB struct {
 	hot map[string]*sql.Stmt
 
 	vectors *VectorService // set by NewVectorService; embeds after each write
+
+	rstmts readStmts // see readStmt
 }
 
 // NewDB returns a store for the database file at path; call Open next.
@@ -156,6 +158,7 @@ func (db *DB) openWriter() (err error) {
 // Close closes both connection pools.
 func (db *DB) Close() error {
 	var errs []error
+	db.closeReadStmts()
 	if db.read != nil {
 		errs = append(errs, db.read.Close())
 	}

@@ -50,8 +50,12 @@ func (s *MemoryService) Search(ctx context.Context, q recall.SearchQuery) ([]*re
 // searchWindow ranks the best window matches and returns those of them
 // that pass the filter (at most limit), and how many matches it ranked.
 func (s *MemoryService) searchWindow(ctx context.Context, match ftsMatch, where string, args []any, window, limit int, explain bool) ([]*recall.SearchHit, int, error) {
-	rows, err := s.db.read.QueryContext(ctx, `SELECT rowid, bm25(memories_fts, `+bm25Weights+`) AS score
-		FROM memories_fts WHERE memories_fts MATCH ? AND rowid >= ? ORDER BY score LIMIT ?`, match.expr, match.from, window)
+	st, err := s.db.readStmt(ctx, `SELECT rowid, bm25(memories_fts, `+bm25Weights+`) AS score
+		FROM memories_fts WHERE memories_fts MATCH ? AND rowid >= ? ORDER BY score LIMIT ?`)
+	if err != nil {
+		return nil, 0, fmt.Errorf("search: %w", err)
+	}
+	rows, err := st.QueryContext(ctx, match.expr, match.from, window)
 	if err != nil {
 		return nil, 0, fmt.Errorf("search: %w", err)
 	}
@@ -162,10 +166,13 @@ func (s *MemoryService) matchExpr(ctx context.Context, text string) (ftsMatch, e
 	limit = min(limit, budget+1)
 	var rare []counted
 	least := counted{terms[0], limit + 1}
+	count, err := s.db.readStmt(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)`)
+	if err != nil {
+		return ftsMatch{}, fmt.Errorf("search: %w", err)
+	}
 	for _, t := range terms {
 		var n int
-		if err := s.db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)`,
-			quoteTerms([]string{t}), limit).Scan(&n); err != nil {
+		if err := count.QueryRowContext(ctx, quoteTerms([]string{t}), limit).Scan(&n); err != nil {
 			return ftsMatch{}, fmt.Errorf("search: %w", err)
 		}
 		if n < limit {

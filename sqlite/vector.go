@@ -282,37 +282,32 @@ func (s *VectorService) refresh(ctx context.Context, e recall.Embedder) (*vector
 	if err := s.checkModel(ctx, tx, e); err != nil {
 		return nil, err
 	}
-	fromCache := false
 	if s.index == nil || s.index.model != e.Model() || s.index.dim != e.Dim() {
-		// A new process starts from the cache file when there is a good one.
-		if x, err := readCache(s.db.vectorCachePath(), e.Model(), e.Dim()); err == nil {
-			s.index, fromCache = x, true
-		} else {
-			s.index = newVectorIndex(e.Model(), e.Dim())
+		// A new process starts from the cache file when there is a good one
+		// of this database's history (a file put back from a copy can carry
+		// the same epoch as a newer database, or the reverse).
+		s.index = newVectorIndex(e.Model(), e.Dim())
+		if x, err := openCache(s.db.vectorCachePath(), e.Model(), e.Dim()); err == nil {
+			ok, err := x.checkProbe(ctx, tx)
+			if err != nil {
+				return nil, fmt.Errorf("vector refresh: %w", err)
+			}
+			if ok {
+				s.index = x
+			}
 		}
 	}
 	changed, err := s.index.refresh(ctx, tx)
 	if err != nil {
 		return nil, fmt.Errorf("vector refresh: %w", err)
 	}
-	if fromCache {
-		// A database file put back from a copy can carry the same epoch as
-		// a newer cache: once per process, check the cache holds exactly
-		// the database's rows, else rebuild from the database.
-		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM memory_vectors WHERE model = ? AND dim = ?`, e.Model(), e.Dim()).Scan(&n); err != nil {
-			return nil, fmt.Errorf("vector refresh: %w", err)
-		}
-		if n != s.index.len() {
-			s.index = newVectorIndex(e.Model(), e.Dim())
-			if changed, err = s.index.refresh(ctx, tx); err != nil {
-				return nil, fmt.Errorf("vector refresh: %w", err)
-			}
-		}
-	}
 	if x := s.index; changed && x.maxSeq+x.maxTomb-x.cachedRows >= cacheEvery {
 		// The cache is an optimisation: failing to write it is reported, not returned.
-		if err := x.writeCache(s.db.vectorCachePath()); err != nil {
+		probe, err := x.takeProbe(ctx, tx)
+		if err == nil {
+			err = x.writeCache(s.db.vectorCachePath(), probe)
+		}
+		if err != nil {
 			s.report(fmt.Errorf("write vector cache: %w", err))
 		}
 		x.cachedRows = x.maxSeq + x.maxTomb

@@ -2,24 +2,54 @@ package sqlite
 
 import (
 	"bufio"
+	"context"
+	"database/sql"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"hash/fnv"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
+	"unsafe"
 )
 
-// The vector index is cached in a file next to the database so that a new
-// process (a CLI search, a hook) does not rebuild it from every row: it
-// reads the file in one go, then applies what changed since, as any
-// refresh does. The file is only a cache: a missing, stale, foreign or
-// corrupt one is ignored and rewritten.
+// The vector index is cached in a file next to the database, laid out so
+// that a new process (a CLI search, a hook) uses it where it lies: the file
+// is mapped, and its sections are the index's slices, with no decoding and
+// no copy. Opening it costs the same at 10,000 rows as at a million; the
+// process then applies what changed in the database since the file was
+// written, as any refresh does. The file is only a cache: a missing,
+// stale, foreign, torn or corrupt one is ignored and rewritten.
+//
+// Layout, little-endian, every section aligned for its type:
+//
+//	0    header (cacheHeaderSize bytes): magic, dim, rows n, the maxSeq and
+//	     maxTomb of the database the rows reflect, the file's size, the
+//	     CRC-32 of the seqs and scales sections and of the q8 section, the
+//	     model and the store's vector epoch, zero padding, and the CRC-32
+//	     of all that in its last 4 bytes
+//	256  seqs: n int64, ascending (a removal finds its row by binary search)
+//	     scales: n float32
+//	     q8: n × dim int8
+//	end  trailer: cacheTrailer and the header's CRC again
+//
+// The trailer is written last and must repeat the header's CRC, and the
+// size must match: a file cut short by a crash is refused. Opening checks
+// the CRC of the seqs and scales (12 bytes a row), not of the vectors:
+// reading every vector to check it would cost what mapping saves. A
+// vector damaged in place can only reorder the scan's candidates, which
+// are rescored from the database; VerifyVectorCache checks everything.
 
 const (
-	cacheMagic = "RCLVIDX1"
+	cacheMagic      = "RCLVIDX2"
+	cacheTrailer    = "RCLVEND2"
+	cacheHeaderSize = 256
+	cacheTailSize   = len(cacheTrailer) + 4
 	// cacheEvery is how many changed rows (added vectors plus tombstones)
 	// since the file was written make a process write it again.
 	cacheEvery = 2000
@@ -27,11 +57,266 @@ const (
 
 func (db *DB) vectorCachePath() string { return db.Path + "-vectors" }
 
+// littleEndian is whether this machine's integers have the file's byte
+// order; where they do not, the file cannot be used in place and the index
+// is always built from the database.
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// cacheHeader is the decoded header of a cache file.
+type cacheHeader struct {
+	dim             int
+	n               int
+	maxSeq, maxTomb int64
+	size            int64
+	metaCRC, q8CRC  uint32
+	probe           cacheProbe
+	model, epoch    string
+}
+
+// cacheProbe ties a file to the history of its database, so that a file
+// is checked against the database with two lookups instead of counting
+// every row: seqs and tombstone ids are never reused in one database, so
+// a database that went back to an older copy of itself and then moved on
+// has, at the file's newest row or newest tombstone, another memory or
+// another row than the file saw.
+type cacheProbe struct {
+	lastHash uint64 // hash of the memory and chunk of the file's newest row
+	tombSeq  int64  // the row the tombstone maxTomb removed (0: none)
+}
+
+func cacheSize(n, dim int) int64 {
+	return int64(cacheHeaderSize) + int64(n)*int64(12+dim) + int64(cacheTailSize)
+}
+
+func (h *cacheHeader) encode() ([]byte, error) {
+	if 8+4+4+8*4+4+4+8+8+2+len(h.model)+2+len(h.epoch)+4 > cacheHeaderSize {
+		return nil, fmt.Errorf("vector cache: model name %q too long", h.model)
+	}
+	le := binary.LittleEndian
+	b := make([]byte, 0, cacheHeaderSize)
+	b = append(b, cacheMagic...)
+	b = le.AppendUint32(b, uint32(h.dim))
+	b = le.AppendUint32(b, 0)
+	b = le.AppendUint64(b, uint64(h.n))
+	b = le.AppendUint64(b, uint64(h.maxSeq))
+	b = le.AppendUint64(b, uint64(h.maxTomb))
+	b = le.AppendUint64(b, uint64(h.size))
+	b = le.AppendUint32(b, h.metaCRC)
+	b = le.AppendUint32(b, h.q8CRC)
+	b = le.AppendUint64(b, h.probe.lastHash)
+	b = le.AppendUint64(b, uint64(h.probe.tombSeq))
+	b = le.AppendUint16(b, uint16(len(h.model)))
+	b = append(b, h.model...)
+	b = le.AppendUint16(b, uint16(len(h.epoch)))
+	b = append(b, h.epoch...)
+	b = b[:cacheHeaderSize-4]
+	return le.AppendUint32(b, crc32.ChecksumIEEE(b)), nil
+}
+
+var errBadCache = errors.New("vector cache: malformed")
+
+func decodeCacheHeader(b []byte) (*cacheHeader, error) {
+	le := binary.LittleEndian
+	if len(b) < cacheHeaderSize || string(b[:len(cacheMagic)]) != cacheMagic ||
+		crc32.ChecksumIEEE(b[:cacheHeaderSize-4]) != le.Uint32(b[cacheHeaderSize-4:]) {
+		return nil, errBadCache
+	}
+	r := &cacheReader{b: b[len(cacheMagic) : cacheHeaderSize-4]}
+	h := &cacheHeader{dim: int(r.u32())}
+	r.u32()
+	n := r.u64()
+	h.maxSeq, h.maxTomb, h.size = int64(r.u64()), int64(r.u64()), int64(r.u64())
+	h.metaCRC, h.q8CRC = r.u32(), r.u32()
+	h.probe.lastHash, h.probe.tombSeq = r.u64(), int64(r.u64())
+	h.model, h.epoch = r.str(), r.str()
+	if r.err != nil || h.dim <= 0 || h.dim > 1<<16 || n > 1<<40 || h.size != cacheSize(int(n), h.dim) {
+		return nil, errBadCache
+	}
+	h.n = int(n)
+	return h, nil
+}
+
+// vectorFile is an open cache file: its rows, in place in the mapping.
+type vectorFile struct {
+	hdr     *cacheHeader
+	mem     []byte
+	seqs    []int64
+	scales  []float32
+	q8      []int8
+	release func() error
+}
+
+// sections points seqs, scales and q8 into mem.
+func (f *vectorFile) sections() {
+	n, dim := f.hdr.n, f.hdr.dim
+	if n == 0 {
+		return
+	}
+	at := cacheHeaderSize
+	f.seqs = unsafe.Slice((*int64)(unsafe.Pointer(&f.mem[at])), n)
+	at += 8 * n
+	f.scales = unsafe.Slice((*float32)(unsafe.Pointer(&f.mem[at])), n)
+	at += 4 * n
+	f.q8 = unsafe.Slice((*int8)(unsafe.Pointer(&f.mem[at])), n*dim)
+}
+
+// meta is the part of the file a CRC is checked for on opening.
+func (f *vectorFile) meta() []byte {
+	return f.mem[cacheHeaderSize : cacheHeaderSize+12*f.hdr.n]
+}
+
+func (f *vectorFile) q8Bytes() []byte {
+	at := cacheHeaderSize + 12*f.hdr.n
+	return f.mem[at : at+f.hdr.n*f.hdr.dim]
+}
+
+// openCache maps the cache file at path and returns an index over it for
+// model and dim, or an error for a missing file, another model, or a file
+// that is torn or whose row table is damaged.
+func openCache(path, model string, dim int) (*vectorIndex, error) {
+	if !littleEndian {
+		return nil, errors.New("vector cache: not a little-endian machine")
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() < int64(cacheHeaderSize+cacheTailSize) || st.Size() > 1<<46 {
+		return nil, errBadCache
+	}
+	mem, release, err := mapFile(fh, int(st.Size()))
+	if err != nil {
+		return nil, err
+	}
+	f := &vectorFile{mem: mem, release: release}
+	// The mapping outlives the file handle; it goes when nothing refers
+	// to the file any more (an index reset, a process replacing its index).
+	runtime.SetFinalizer(f, func(f *vectorFile) { f.release() })
+	if f.hdr, err = decodeCacheHeader(mem); err != nil {
+		return nil, err
+	}
+	if f.hdr.size != st.Size() {
+		return nil, errBadCache
+	}
+	tail := mem[len(mem)-cacheTailSize:]
+	if string(tail[:len(cacheTrailer)]) != cacheTrailer || string(tail[len(cacheTrailer):]) != string(mem[cacheHeaderSize-4:cacheHeaderSize]) {
+		return nil, errBadCache
+	}
+	if f.hdr.dim != dim || f.hdr.model != model {
+		return nil, fmt.Errorf("vector cache: for %s/%d, want %s/%d: %w", f.hdr.model, f.hdr.dim, model, dim, errBadCache)
+	}
+	if crc32.ChecksumIEEE(f.meta()) != f.hdr.metaCRC {
+		return nil, errBadCache
+	}
+	f.sections()
+	x := newVectorIndex(model, dim)
+	x.base = f
+	x.maxSeq, x.maxTomb, x.epoch = f.hdr.maxSeq, f.hdr.maxTomb, f.hdr.epoch
+	x.loaded = true
+	x.cachedRows = x.maxSeq + x.maxTomb
+	x.probe = f.hdr.probe
+	return x, nil
+}
+
+// probeHash names a row by its memory and chunk.
+func probeHash(memoryID string, chunk int) uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s\x00%d", memoryID, chunk)
+	return h.Sum64()
+}
+
+// takeProbe reads, in q, what the probe of a file of x's rows holds.
+func (x *vectorIndex) takeProbe(ctx context.Context, q querier) (cacheProbe, error) {
+	var p cacheProbe
+	if x.len() > 0 {
+		var id string
+		var chunk int
+		err := q.QueryRowContext(ctx, `SELECT memory_id, chunk FROM memory_vectors WHERE seq = ?`, x.lastSeq()).Scan(&id, &chunk)
+		if err != nil {
+			return p, fmt.Errorf("vector cache probe: %w", err)
+		}
+		p.lastHash = probeHash(id, chunk)
+	}
+	if x.maxTomb > 0 {
+		err := q.QueryRowContext(ctx, `SELECT vec_seq FROM vector_tombstones WHERE id = ?`, x.maxTomb).Scan(&p.tombSeq)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return p, fmt.Errorf("vector cache probe: %w", err)
+		}
+	}
+	return p, nil
+}
+
+// lastSeq is the largest seq of the rows (the index is not empty).
+func (x *vectorIndex) lastSeq() int64 {
+	var last int64
+	if x.base != nil {
+		for r := len(x.base.seqs) - 1; r >= 0; r-- {
+			if !x.isDead(r) {
+				last = x.base.seqs[r]
+				break
+			}
+		}
+	}
+	for _, seq := range x.seqs {
+		last = max(last, seq)
+	}
+	return last
+}
+
+// checkProbe reports whether the database, read in q, is the one whose
+// history the index opened from a file belongs to: the file's newest row
+// is there with the same memory and chunk, or was deleted since; the row
+// its last tombstone removed is the same, unless that tombstone was pruned.
+func (x *vectorIndex) checkProbe(ctx context.Context, q querier) (bool, error) {
+	if x.baseLen() > 0 {
+		last := x.base.seqs[len(x.base.seqs)-1]
+		var id string
+		var chunk int
+		err := q.QueryRowContext(ctx, `SELECT memory_id, chunk FROM memory_vectors WHERE seq = ?`, last).Scan(&id, &chunk)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			var gone bool
+			if err := q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM vector_tombstones WHERE id > ? AND vec_seq = ?)`, x.maxTomb, last).Scan(&gone); err != nil || !gone {
+				return false, err
+			}
+		case err != nil:
+			return false, err
+		case probeHash(id, chunk) != x.probe.lastHash:
+			return false, nil
+		}
+	}
+	if x.maxTomb > 0 {
+		var seq int64
+		err := q.QueryRowContext(ctx, `SELECT vec_seq FROM vector_tombstones WHERE id = ?`, x.maxTomb).Scan(&seq)
+		if err == nil && seq != x.probe.tombSeq {
+			return false, nil
+		} else if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
 // writeCache stores the index in path, crash-safe: a temporary file in the
-// same directory, synced, then renamed over the old one.
-func (x *vectorIndex) writeCache(path string) (err error) {
+// same directory, synced, then renamed over the old one. Rows go out in
+// seq order.
+func (x *vectorIndex) writeCache(path string, probe cacheProbe) (err error) {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
+	if !littleEndian {
+		return errors.New("vector cache: not a little-endian machine")
+	}
+	rows := x.liveRows()
+	h := &cacheHeader{dim: x.dim, n: len(rows), maxSeq: x.maxSeq, maxTomb: x.maxTomb,
+		size: cacheSize(len(rows), x.dim), probe: probe, model: x.model, epoch: x.epoch}
+	if _, err := h.encode(); err != nil {
+		return err
+	}
 	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
@@ -42,42 +327,41 @@ func (x *vectorIndex) writeCache(path string) (err error) {
 			os.Remove(f.Name())
 		}
 	}()
-	crc := crc32.NewIEEE()
-	w := bufio.NewWriterSize(io.MultiWriter(f, crc), 1<<20)
+	// The header's CRCs are known only at the end: it is written then.
+	if _, err := f.Seek(cacheHeaderSize, io.SeekStart); err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	meta, q8 := crc32.NewIEEE(), crc32.NewIEEE()
+	mw := io.MultiWriter(w, meta)
 	le := binary.LittleEndian
-	var hdr []byte
-	hdr = append(hdr, cacheMagic...)
-	hdr = le.AppendUint32(hdr, uint32(x.dim))
-	hdr = le.AppendUint64(hdr, uint64(x.len()))
-	hdr = le.AppendUint64(hdr, uint64(x.maxSeq))
-	hdr = le.AppendUint64(hdr, uint64(x.maxTomb))
-	hdr = appendString(hdr, x.model)
-	hdr = appendString(hdr, x.epoch)
-	w.Write(hdr)
 	buf := make([]byte, 0, 64<<10)
-	flush := func() {
-		w.Write(buf)
-		buf = buf[:0]
-	}
-	for i, seq := range x.seqs {
-		buf = le.AppendUint64(buf, uint64(seq))
-		buf = appendString(buf, x.ids[i])
-		buf = le.AppendUint32(buf, math.Float32bits(x.scales[i]))
-		if len(buf) > 60<<10 {
-			flush()
+	for i, r := range rows {
+		buf = le.AppendUint64(buf, uint64(x.rowSeq(r)))
+		if len(buf) >= 60<<10 || i == len(rows)-1 {
+			mw.Write(buf)
+			buf = buf[:0]
 		}
 	}
-	flush()
-	for i := 0; i < len(x.q8); i += 64 << 10 {
-		for _, v := range x.q8[i:min(i+64<<10, len(x.q8))] {
-			buf = append(buf, byte(v))
+	for i, r := range rows {
+		buf = le.AppendUint32(buf, math.Float32bits(x.rowScale(r)))
+		if len(buf) >= 60<<10 || i == len(rows)-1 {
+			mw.Write(buf)
+			buf = buf[:0]
 		}
-		flush()
 	}
+	qw := io.MultiWriter(w, q8)
+	for _, r := range rows {
+		qw.Write(int8AsBytes(x.rowQ8(r)))
+	}
+	h.metaCRC, h.q8CRC = meta.Sum32(), q8.Sum32()
+	hdr, _ := h.encode()
+	w.WriteString(cacheTrailer)
+	w.Write(hdr[cacheHeaderSize-4:])
 	if err := w.Flush(); err != nil {
 		return err
 	}
-	if _, err := f.Write(le.AppendUint32(nil, crc.Sum32())); err != nil {
+	if _, err := f.WriteAt(hdr, 0); err != nil {
 		return err
 	}
 	if err := f.Chmod(0o600); err != nil {
@@ -92,53 +376,104 @@ func (x *vectorIndex) writeCache(path string) (err error) {
 	return os.Rename(f.Name(), path)
 }
 
-func appendString(b []byte, s string) []byte {
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(s)))
-	return append(b, s...)
+// liveRows lists the index's rows (see rowSeq) in seq order: the file's
+// rows that are not removed, then the rows added since, which all have
+// larger seqs.
+func (x *vectorIndex) liveRows() []int {
+	nb := x.baseLen()
+	rows := make([]int, 0, x.len())
+	for r := 0; r < nb; r++ {
+		if !x.isDead(r) {
+			rows = append(rows, r)
+		}
+	}
+	tail := make([]int, len(x.seqs))
+	for i := range tail {
+		tail[i] = nb + i
+	}
+	slices.SortFunc(tail, func(a, b int) int { return int(x.seqs[a-nb] - x.seqs[b-nb]) })
+	return append(rows, tail...)
 }
 
-var errBadCache = errors.New("vector cache: malformed")
+func int8AsBytes(v []int8) []byte {
+	if len(v) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), len(v))
+}
 
-// readCache loads an index for model and dim from path. It returns an
-// error for a missing file, another model, or any damage.
-func readCache(path, model string, dim int) (*vectorIndex, error) {
-	buf, err := os.ReadFile(path)
+// VerifyVectorCache checks the whole cache file, vectors included, and
+// that it holds exactly the rows of the database at the point it names:
+// every seq it has is in memory_vectors unless a later tombstone removed
+// it, and every row of its model up to that point is in it. A missing
+// file is sound.
+func (db *DB) VerifyVectorCache() error {
+	fh, err := os.Open(db.vectorCachePath())
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	defer fh.Close()
+	hdr := make([]byte, cacheHeaderSize)
+	if _, err := io.ReadFull(fh, hdr); err != nil {
+		return fmt.Errorf("vector cache: %w", err)
+	}
+	h, err := decodeCacheHeader(hdr)
+	if err != nil {
+		return err
+	}
+	x, err := openCache(db.vectorCachePath(), h.model, h.dim)
+	if err != nil {
+		return err
+	}
+	f := x.base
+	if crc32.ChecksumIEEE(f.q8Bytes()) != h.q8CRC {
+		return fmt.Errorf("vector cache: vectors damaged: %w", errBadCache)
+	}
+	if !slices.IsSorted(f.seqs) {
+		return fmt.Errorf("vector cache: rows out of order: %w", errBadCache)
+	}
+	var epoch string
+	if err := db.read.QueryRow(`SELECT COALESCE((SELECT value FROM store_meta WHERE key = 'vector_epoch'), '')`).Scan(&epoch); err != nil {
+		return err
+	}
+	if epoch != h.epoch {
+		return nil // another store's or an older epoch's file: never used
+	}
+	// The file must hold every row of its model the database has up to
+	// its maxSeq, and beyond those only rows deleted since (tombstones
+	// after its maxTomb).
+	live, err := querySeqs(db, `SELECT seq FROM memory_vectors WHERE model = ? AND dim = ? AND seq <= ? ORDER BY seq`, h.model, h.dim, h.maxSeq)
+	if err != nil {
+		return err
+	}
+	gone, err := querySeqs(db, `SELECT vec_seq FROM vector_tombstones WHERE id > ? ORDER BY vec_seq`, h.maxTomb)
+	if err != nil {
+		return err
+	}
+	defer runtime.KeepAlive(f)
+	for _, seq := range live {
+		if _, ok := slices.BinarySearch(f.seqs, seq); !ok {
+			return fmt.Errorf("vector cache: row %d of the database is missing", seq)
+		}
+	}
+	for _, seq := range f.seqs {
+		_, inLive := slices.BinarySearch(live, seq)
+		_, inGone := slices.BinarySearch(gone, seq)
+		if !inLive && !inGone {
+			return fmt.Errorf("vector cache: row %d is not in the database", seq)
+		}
+	}
+	return nil
+}
+
+func querySeqs(db *DB, query string, args ...any) ([]int64, error) {
+	rows, err := db.read.Query(query, args...)
 	if err != nil {
 		return nil, err
 	}
-	if len(buf) < len(cacheMagic)+4 || string(buf[:len(cacheMagic)]) != cacheMagic {
-		return nil, errBadCache
-	}
-	le := binary.LittleEndian
-	body, sum := buf[:len(buf)-4], le.Uint32(buf[len(buf)-4:])
-	if crc32.ChecksumIEEE(body) != sum {
-		return nil, errBadCache
-	}
-	r := &cacheReader{b: body[len(cacheMagic):]}
-	fdim, n := int(r.u32()), r.u64()
-	x := newVectorIndex(model, fdim)
-	x.maxSeq, x.maxTomb = int64(r.u64()), int64(r.u64())
-	x.model, x.epoch = r.str(), r.str()
-	if r.err != nil || fdim != dim || x.model != model || n > uint64(len(body)) {
-		return nil, fmt.Errorf("vector cache: for %s/%d, want %s/%d: %w", x.model, fdim, model, dim, errBadCache)
-	}
-	x.q8 = make([]int8, 0, int(n)*dim)
-	x.scales, x.seqs, x.ids = make([]float32, 0, n), make([]int64, 0, n), make([]string, 0, n)
-	for i := uint64(0); i < n; i++ {
-		seq, id, scale := int64(r.u64()), r.str(), math.Float32frombits(r.u32())
-		x.slot[seq] = len(x.seqs)
-		x.seqs, x.ids, x.scales = append(x.seqs, seq), append(x.ids, id), append(x.scales, scale)
-	}
-	raw := r.bytes(int(n) * dim)
-	if r.err != nil || len(r.b) != 0 {
-		return nil, errBadCache
-	}
-	for _, b := range raw {
-		x.q8 = append(x.q8, int8(b))
-	}
-	x.loaded = true
-	x.cachedRows = x.maxSeq + x.maxTomb
-	return x, nil
+	return collect(rows, func(r scanner) (seq int64, err error) { return seq, r.Scan(&seq) })
 }
 
 // cacheReader decodes the cache's little-endian fields, remembering the
@@ -158,6 +493,13 @@ func (r *cacheReader) bytes(n int) []byte {
 	return out
 }
 
+func (r *cacheReader) u16() uint16 {
+	if b := r.bytes(2); b != nil {
+		return binary.LittleEndian.Uint16(b)
+	}
+	return 0
+}
+
 func (r *cacheReader) u32() uint32 {
 	if b := r.bytes(4); b != nil {
 		return binary.LittleEndian.Uint32(b)
@@ -173,18 +515,21 @@ func (r *cacheReader) u64() uint64 {
 }
 
 func (r *cacheReader) str() string {
-	n := r.u32()
-	if n > 1<<16 {
-		r.err = errBadCache
-		return ""
-	}
-	return string(r.bytes(int(n)))
+	return string(r.bytes(int(r.u16())))
 }
 
 // DropVectorCache deletes the cached vector index file. A purge calls it so
 // that no trace of purged memories outlives them there; the next search
-// rebuilds the cache from the database.
+// rebuilds the cache from the database. This process's index lets go of
+// its mapping of the file too, so that the deleted file's blocks are
+// freed when the mapping goes (other processes let go when they exit or
+// next rebuild).
 func (db *DB) DropVectorCache() error {
+	if s := db.vectors; s != nil {
+		s.mu.Lock()
+		s.index = nil
+		s.mu.Unlock()
+	}
 	err := os.Remove(db.vectorCachePath())
 	if errors.Is(err, os.ErrNotExist) {
 		return nil

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 
@@ -27,16 +28,25 @@ type vectorIndex struct {
 	model string
 	dim   int
 
-	q8     []int8    // len(seqs) × dim
-	scales []float32 // per row: the float value of an int8 step
-	seqs   []int64   // memory_vectors.seq of each row
-	ids    []string
-	slot   map[int64]int // seq → row
+	// base, when the index was opened from the cache file, holds that
+	// file's rows in place (rows 0 to baseLen()-1, in seq order); dead
+	// marks those removed since. It is never written.
+	base  *vectorFile
+	dead  []uint64 // bit per base row
+	nDead int
+
+	// The rows added since (all of them when there is no base), after the
+	// base rows in row numbering.
+	q8     []int8        // len(seqs) × dim
+	scales []float32     // per row: the float value of an int8 step
+	seqs   []int64       // memory_vectors.seq of each row
+	slot   map[int64]int // seq → row in seqs
 
 	epoch           string // store_meta vector_epoch the rows belong to
 	maxSeq, maxTomb int64  // what the index has seen
 	loaded          bool
-	cachedRows      int64 // maxSeq+maxTomb when the cache file was last written
+	cachedRows      int64      // maxSeq+maxTomb when the cache file was last written
+	probe           cacheProbe // of the file base came from
 
 	mu sync.RWMutex // guards the fields above against concurrent scans
 }
@@ -45,10 +55,46 @@ func newVectorIndex(model string, dim int) *vectorIndex {
 	return &vectorIndex{model: model, dim: dim, slot: map[int64]int{}}
 }
 
-func (x *vectorIndex) len() int { return len(x.seqs) }
+func (x *vectorIndex) baseLen() int {
+	if x.base == nil {
+		return 0
+	}
+	return len(x.base.seqs)
+}
+
+func (x *vectorIndex) len() int { return x.baseLen() - x.nDead + len(x.seqs) }
+
+func (x *vectorIndex) isDead(r int) bool { return x.dead != nil && x.dead[r/64]&(1<<(r%64)) != 0 }
+
+// rowSeq, rowScale and rowQ8 read row r, a base row or one added since.
+func (x *vectorIndex) rowSeq(r int) int64 {
+	if nb := x.baseLen(); r < nb {
+		return x.base.seqs[r]
+	} else {
+		return x.seqs[r-nb]
+	}
+}
+
+func (x *vectorIndex) rowScale(r int) float32 {
+	if nb := x.baseLen(); r < nb {
+		return x.base.scales[r]
+	} else {
+		return x.scales[r-nb]
+	}
+}
+
+func (x *vectorIndex) rowQ8(r int) []int8 {
+	if nb := x.baseLen(); r < nb {
+		return x.base.q8[r*x.dim : (r+1)*x.dim]
+	} else {
+		r -= nb
+		return x.q8[r*x.dim : (r+1)*x.dim]
+	}
+}
 
 func (x *vectorIndex) reset() {
-	x.q8, x.scales, x.seqs, x.ids = nil, nil, nil, nil
+	x.base, x.dead, x.nDead = nil, nil, 0
+	x.q8, x.scales, x.seqs = nil, nil, nil
 	x.slot, x.maxSeq, x.maxTomb, x.loaded, x.cachedRows = map[int64]int{}, 0, 0, false, 0
 }
 
@@ -87,7 +133,7 @@ func (x *vectorIndex) refresh(ctx context.Context, q *sql.Tx) (bool, error) {
 			return false, err
 		}
 		x.q8 = make([]int8, 0, count*int64(x.dim))
-		x.scales, x.seqs, x.ids = make([]float32, 0, count), make([]int64, 0, count), make([]string, 0, count)
+		x.scales, x.seqs = make([]float32, 0, count), make([]int64, 0, count)
 	}
 	if err := x.load(ctx, q); err != nil {
 		return false, err
@@ -112,26 +158,39 @@ func (x *vectorIndex) applyTombstones(ctx context.Context, q *sql.Tx) error {
 	return rows.Err()
 }
 
-// remove drops the row of seq by moving the last row into its place.
+// remove drops the row of seq: a base row is marked dead, a row added since
+// is replaced by the last one.
 func (x *vectorIndex) remove(seq int64) {
 	i, ok := x.slot[seq]
 	if !ok {
+		if x.base == nil {
+			return
+		}
+		r, found := slices.BinarySearch(x.base.seqs, seq)
+		if !found || x.isDead(r) {
+			return
+		}
+		if x.dead == nil {
+			x.dead = make([]uint64, (len(x.base.seqs)+63)/64)
+		}
+		x.dead[r/64] |= 1 << (r % 64)
+		x.nDead++
 		return
 	}
 	last := len(x.seqs) - 1
 	if i != last {
 		copy(x.q8[i*x.dim:(i+1)*x.dim], x.q8[last*x.dim:])
-		x.scales[i], x.seqs[i], x.ids[i] = x.scales[last], x.seqs[last], x.ids[last]
+		x.scales[i], x.seqs[i] = x.scales[last], x.seqs[last]
 		x.slot[x.seqs[i]] = i
 	}
 	delete(x.slot, seq)
 	x.q8 = x.q8[:last*x.dim]
-	x.scales, x.seqs, x.ids = x.scales[:last], x.seqs[:last], x.ids[:last]
+	x.scales, x.seqs = x.scales[:last], x.seqs[:last]
 }
 
 // load appends the rows of this model with seq beyond what was seen.
 func (x *vectorIndex) load(ctx context.Context, q *sql.Tx) error {
-	rows, err := q.QueryContext(ctx, `SELECT seq, memory_id, vec FROM memory_vectors
+	rows, err := q.QueryContext(ctx, `SELECT seq, vec FROM memory_vectors
 		WHERE seq > ? AND model = ? AND dim = ? ORDER BY seq`, x.maxSeq, x.model, x.dim)
 	if err != nil {
 		return err
@@ -141,20 +200,19 @@ func (x *vectorIndex) load(ctx context.Context, q *sql.Tx) error {
 	v := make([]float32, x.dim)
 	for rows.Next() {
 		var seq int64
-		var id string
-		if err := rows.Scan(&seq, &id, &blob); err != nil {
+		if err := rows.Scan(&seq, &blob); err != nil {
 			return err
 		}
 		if !decodeVector(v, blob) {
 			return fmt.Errorf("vector %d has %d bytes, want %d or %d", seq, len(blob), x.dim*2, x.dim*4)
 		}
-		x.add(seq, id, v)
+		x.add(seq, v)
 	}
 	return rows.Err()
 }
 
 // add appends the int8 quantisation of v (symmetric, one scale per row).
-func (x *vectorIndex) add(seq int64, id string, v []float32) {
+func (x *vectorIndex) add(seq int64, v []float32) {
 	var peak float32
 	for _, f := range v {
 		peak = max(peak, float32(math.Abs(float64(f))))
@@ -171,13 +229,11 @@ func (x *vectorIndex) add(seq int64, id string, v []float32) {
 	x.slot[seq] = len(x.seqs)
 	x.scales = append(x.scales, scale)
 	x.seqs = append(x.seqs, seq)
-	x.ids = append(x.ids, id)
 }
 
-// candidate is a row's seq, memory and approximate similarity.
+// candidate is a row's seq and approximate similarity.
 type candidate struct {
 	seq   int64
-	id    string
 	score float32
 }
 
@@ -204,7 +260,8 @@ const minParallelRows = 4096
 func (x *vectorIndex) candidates(query []float32, keep int) []candidate {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	n := x.len()
+	defer runtime.KeepAlive(x.base) // the mapping stays while its rows are read
+	n := x.baseLen() + len(x.seqs)
 	workers := runtime.GOMAXPROCS(0)
 	if n < minParallelRows {
 		workers = 1
@@ -229,12 +286,17 @@ func (x *vectorIndex) candidates(query []float32, keep int) []candidate {
 		wg.Add(1)
 		go func(w, lo, hi int) {
 			defer wg.Done()
-			if sparse {
-				parts[w] = x.scanSparse(nz, qv, lo, hi, keep)
-			} else {
-				parts[w] = x.scan(query, lo, hi, keep)
+			h := make(minHeap, 0, keep+1)
+			// A worker's rows may span the base and the rows added since.
+			for _, sg := range x.segments(lo, hi) {
+				if sparse {
+					sg.scanSparse(&h, nz, qv, keep)
+				} else {
+					sg.scan(&h, query, keep)
+				}
 			}
-		}(w, lo, hi)
+			parts[w] = h
+		}(w, lo, max(lo, hi))
 	}
 	wg.Wait()
 	var all []scored
@@ -245,11 +307,34 @@ func (x *vectorIndex) candidates(query []float32, keep int) []candidate {
 		if all[i].score != all[j].score {
 			return all[i].score > all[j].score
 		}
-		return x.seqs[all[i].row] < x.seqs[all[j].row]
+		return x.rowSeq(all[i].row) < x.rowSeq(all[j].row)
 	})
 	out := make([]candidate, 0, min(keep, len(all)))
 	for _, s := range all[:min(keep, len(all))] {
-		out = append(out, candidate{seq: x.seqs[s.row], id: x.ids[s.row], score: s.score})
+		out = append(out, candidate{seq: x.rowSeq(s.row), score: s.score})
+	}
+	return out
+}
+
+// segment is a run of rows [lo, hi) stored alike: q8 and scales start at
+// row first, dead (nil for rows added since) is indexed from it too.
+type segment struct {
+	q8            []int8
+	scales        []float32
+	dead          []uint64
+	first, lo, hi int
+	dim           int
+}
+
+// segments cuts rows [lo, hi) at the end of the base.
+func (x *vectorIndex) segments(lo, hi int) []segment {
+	nb := x.baseLen()
+	var out []segment
+	if lo < min(hi, nb) {
+		out = append(out, segment{q8: x.base.q8, scales: x.base.scales, dead: x.dead, lo: lo, hi: min(hi, nb), dim: x.dim})
+	}
+	if max(lo, nb) < hi {
+		out = append(out, segment{q8: x.q8, scales: x.scales, first: nb, lo: max(lo, nb), hi: hi, dim: x.dim})
 	}
 	return out
 }
@@ -264,31 +349,37 @@ func push(h *minHeap, keep, r int, s float32) {
 	}
 }
 
-// scan scores rows [lo, hi) against a dense query.
-func (x *vectorIndex) scan(query []float32, lo, hi, keep int) minHeap {
-	h := make(minHeap, 0, keep+1)
-	dim := x.dim
+func (sg *segment) isDead(i int) bool { return sg.dead != nil && sg.dead[i/64]&(1<<(i%64)) != 0 }
+
+// scan scores the segment's rows against a dense query.
+func (sg *segment) scan(h *minHeap, query []float32, keep int) {
+	dim := sg.dim
 	query = query[:dim]
-	for r := lo; r < hi; r++ {
-		row := x.q8[r*dim : (r+1)*dim : (r+1)*dim]
-		push(&h, keep, r, vecmath.DotI8(query, row)*x.scales[r])
+	for r := sg.lo; r < sg.hi; r++ {
+		i := r - sg.first
+		if sg.isDead(i) {
+			continue
+		}
+		row := sg.q8[i*dim : (i+1)*dim : (i+1)*dim]
+		push(h, keep, r, vecmath.DotI8(query, row)*sg.scales[i])
 	}
-	return h
 }
 
-// scanSparse scores rows [lo, hi) against a query given by its non-zero
-// components: indexes nz and values qv.
-func (x *vectorIndex) scanSparse(nz []int32, qv []float32, lo, hi, keep int) minHeap {
-	h := make(minHeap, 0, keep+1)
-	dim := x.dim
+// scanSparse scores the segment's rows against a query given by its
+// non-zero components: indexes nz and values qv.
+func (sg *segment) scanSparse(h *minHeap, nz []int32, qv []float32, keep int) {
+	dim := sg.dim
 	qv = qv[:len(nz)]
-	for r := lo; r < hi; r++ {
-		row := x.q8[r*dim : (r+1)*dim : (r+1)*dim]
-		var s float32
-		for i, j := range nz {
-			s += qv[i] * float32(row[j])
+	for r := sg.lo; r < sg.hi; r++ {
+		i := r - sg.first
+		if sg.isDead(i) {
+			continue
 		}
-		push(&h, keep, r, s*x.scales[r])
+		row := sg.q8[i*dim : (i+1)*dim : (i+1)*dim]
+		var s float32
+		for k, j := range nz {
+			s += qv[k] * float32(row[j])
+		}
+		push(h, keep, r, s*sg.scales[i])
 	}
-	return h
 }

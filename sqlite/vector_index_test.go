@@ -1,12 +1,11 @@
 package sqlite
 
 import (
-	"bytes"
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -24,7 +23,7 @@ func randIndex(rng *rand.Rand, dim, n int) (*vectorIndex, map[int64][]float32) {
 			v[j] = float32(rng.NormFloat64())
 		}
 		exact[int64(i+1)] = v
-		x.add(int64(i+1), fmt.Sprintf("m%d", i+1), v)
+		x.add(int64(i+1), v)
 	}
 	return x, exact
 }
@@ -71,55 +70,95 @@ func TestVectorIndex_Cache(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	x, _ := randIndex(rng, 16, 300)
 	x.remove(7)
-	x.maxSeq, x.maxTomb, x.epoch, x.loaded = 300, 1, "e1", true
+	x.remove(250)
+	x.maxSeq, x.maxTomb, x.epoch, x.loaded = 300, 2, "e1", true
 	path := filepath.Join(t.TempDir(), "recall.db-vectors")
-	if err := x.writeCache(path); err != nil {
+	if err := x.writeCache(path, cacheProbe{}); err != nil {
 		t.Fatal(err)
 	}
 	t.Run("RoundTrip", func(t *testing.T) {
-		y, err := readCache(path, "m", 16)
+		y, err := openCache(path, "m", 16)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if y.len() != x.len() || y.maxSeq != 300 || y.maxTomb != 1 || y.epoch != "e1" || !y.loaded {
+		if y.len() != x.len() || y.maxSeq != 300 || y.maxTomb != 2 || y.epoch != "e1" || !y.loaded {
 			t.Fatalf("read %d rows, seq %d tomb %d epoch %q", y.len(), y.maxSeq, y.maxTomb, y.epoch)
 		}
-		for i := range x.seqs {
-			if y.seqs[i] != x.seqs[i] || y.ids[i] != x.ids[i] || y.scales[i] != x.scales[i] || y.slot[x.seqs[i]] != i {
-				t.Fatalf("row %d differs", i)
+		// The file holds the rows in seq order, whatever order removals
+		// left them in.
+		rows := x.liveRows()
+		for i, r := range rows {
+			if y.rowSeq(i) != x.rowSeq(r) || y.rowScale(i) != x.rowScale(r) || !slices.Equal(y.rowQ8(i), x.rowQ8(r)) {
+				t.Fatalf("row %d (seq %d) differs", i, x.rowSeq(r))
 			}
 		}
-		if !bytes.Equal(int8Bytes(y.q8), int8Bytes(x.q8)) {
-			t.Fatal("vectors differ")
+		if !slices.IsSorted(y.base.seqs) {
+			t.Fatal("rows out of seq order")
+		}
+	})
+	t.Run("RemoveAndRewrite", func(t *testing.T) {
+		// Rows removed from the mapped base and rows added after it are
+		// written back together, in order.
+		y, err := openCache(path, "m", 16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		y.remove(1)
+		y.remove(300)
+		y.remove(7) // already gone: nothing happens
+		v := make([]float32, 16)
+		v[3] = 1
+		y.add(301, v)
+		y.add(302, v)
+		y.remove(301)
+		if y.len() != x.len()-1 || y.nDead != 2 {
+			t.Fatalf("%d rows, %d dead after two removals and one net add to %d", y.len(), y.nDead, x.len())
+		}
+		y.maxSeq = 302
+		again := filepath.Join(t.TempDir(), "again")
+		if err := y.writeCache(again, cacheProbe{}); err != nil {
+			t.Fatal(err)
+		}
+		z, err := openCache(again, "m", 16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if z.len() != y.len() || z.baseLen() != y.len() || z.rowSeq(0) != 2 || z.rowSeq(z.len()-1) != 302 {
+			t.Fatalf("rewritten: %d rows, first %d, last %d", z.len(), z.rowSeq(0), z.rowSeq(z.len()-1))
+		}
+		if !slices.IsSorted(z.base.seqs) {
+			t.Fatal("rows out of seq order")
 		}
 	})
 	t.Run("OtherModel", func(t *testing.T) {
-		if _, err := readCache(path, "other", 16); err == nil {
+		if _, err := openCache(path, "other", 16); err == nil {
 			t.Fatal("want an error for another model")
 		}
+		if _, err := openCache(path, "m", 8); err == nil {
+			t.Fatal("want an error for another dimension")
+		}
 	})
-	t.Run("Corrupt", func(t *testing.T) {
+	t.Run("Torn", func(t *testing.T) {
 		buf, _ := os.ReadFile(path)
-		for _, mutate := range []func([]byte) []byte{
-			func(b []byte) []byte { b[len(b)/2] ^= 1; return b },
-			func(b []byte) []byte { return b[:len(b)-9] },
-			func(b []byte) []byte { return b[:3] },
+		for name, mutate := range map[string]func([]byte) []byte{
+			"RowTable":  func(b []byte) []byte { b[cacheHeaderSize+5] ^= 1; return b },
+			"Header":    func(b []byte) []byte { b[20] ^= 1; return b },
+			"Trailer":   func(b []byte) []byte { b[len(b)-1] ^= 1; return b },
+			"Cut":       func(b []byte) []byte { return b[:len(b)-9] },
+			"CutToHead": func(b []byte) []byte { return b[:cacheHeaderSize] },
+			"Stub":      func(b []byte) []byte { return b[:3] },
+			"Empty":     func(b []byte) []byte { return nil },
+			// A crash after the rows but before the header was written
+			// leaves zeros where the header goes.
+			"NoHeader": func(b []byte) []byte { clear(b[:cacheHeaderSize]); return b },
 		} {
 			bad := filepath.Join(t.TempDir(), "bad")
 			os.WriteFile(bad, mutate(append([]byte(nil), buf...)), 0o600)
-			if _, err := readCache(bad, "m", 16); err == nil {
-				t.Fatal("want an error for a damaged file")
+			if _, err := openCache(bad, "m", 16); err == nil {
+				t.Fatalf("%s: want an error for a damaged file", name)
 			}
 		}
 	})
-}
-
-func int8Bytes(v []int8) []byte {
-	b := make([]byte, len(v))
-	for i, x := range v {
-		b[i] = byte(x)
-	}
-	return b
 }
 
 // spikeEmbedder gives a text of n words a vector with a spike at n mod 8.
@@ -190,6 +229,9 @@ func TestVectorService_CacheFile(t *testing.T) {
 	if err := db.DropVectorCache(); err != nil {
 		t.Fatal(err)
 	}
+	if vs.index != nil {
+		t.Fatal("the index (and its mapping of the dropped file) outlived the drop")
+	}
 	if err := db.DropVectorCache(); err != nil {
 		t.Fatalf("dropping a missing cache: %v", err)
 	}
@@ -231,12 +273,12 @@ func benchCandidates(b *testing.B, dim, nonzero int) {
 	}
 }
 
-func FuzzReadCache(f *testing.F) {
+func FuzzOpenCache(f *testing.F) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	x, _ := randIndex(rng, 4, 3)
 	x.maxSeq, x.epoch, x.loaded = 3, "e", true
 	path := filepath.Join(f.TempDir(), "seed")
-	if err := x.writeCache(path); err != nil {
+	if err := x.writeCache(path, cacheProbe{}); err != nil {
 		f.Fatal(err)
 	}
 	seed, _ := os.ReadFile(path)
@@ -247,12 +289,13 @@ func FuzzReadCache(f *testing.F) {
 		if err := os.WriteFile(p, buf, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		y, err := readCache(p, "m", 4)
+		y, err := openCache(p, "m", 4)
 		if err != nil {
 			return
 		}
-		if len(y.q8) != y.len()*4 || len(y.scales) != y.len() || len(y.slot) > y.len() {
-			t.Fatalf("inconsistent index from an accepted cache: %d rows, %d bytes", y.len(), len(y.q8))
+		if len(y.base.q8) != y.len()*4 || len(y.base.scales) != y.len() || len(y.base.seqs) != y.len() {
+			t.Fatalf("inconsistent index from an accepted cache: %d rows, %d bytes", y.len(), len(y.base.q8))
 		}
+		y.candidates([]float32{1, 0, 0, 1}, 2)
 	})
 }
