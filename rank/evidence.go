@@ -64,6 +64,24 @@ func hasEvidence(c *candidate, floor float64) bool {
 	return c.bm25Rank > 0 || (c.vectorRank > 0 && c.vector >= floor)
 }
 
+// asContext scales the scores of context memories by share: they compete
+// for places with the hits, and a memory with no evidence of its own
+// should take a place from one that has only when it borrowed clearly
+// more. On LoCoMo dev (categories 1–4, the built-in encoder), R@5 / R@10
+// at shares 1, 0.8, 0.7, 0.6, 0.5: 0.654 / 0.774, 0.669 / 0.784,
+// 0.678 / 0.781, 0.683 / 0.777, 0.683 / 0.772. The context memories in
+// the top 5 at share 1 were evidence 2 % of the time, the hits 19 %.
+func asContext(list []*candidate, share float64) []*candidate {
+	if share == 1 {
+		return list
+	}
+	for _, c := range list {
+		c.score *= share
+		c.adjust["context"] = share
+	}
+	return list
+}
+
 // shown is a hit with the context memories shown under it.
 type shown struct {
 	hit     *candidate
