@@ -68,6 +68,26 @@ func TestAsContext(t *testing.T) {
 	}
 }
 
+func TestFollows(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		via    string
+		offset int
+		want   bool
+	}{
+		{"the reply after a hit", "a", 1, true},
+		{"two turns after", "a", 2, true},
+		{"the turn before a hit", "a", -1, false},
+		{"borrowed from nothing", "", 0, false},
+	} {
+		c := cand("c", 0.5)
+		c.via, c.offset = tt.via, tt.offset
+		if got := follows(c); got != tt.want {
+			t.Errorf("%s: follows = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
 func TestHasEvidence(t *testing.T) {
 	for _, tt := range []struct {
 		name string

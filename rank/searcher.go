@@ -270,7 +270,7 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 		switch {
 		case hasEvidence(c, o.VectorFloor):
 			hits = append(hits, c)
-		case c.via != "":
+		case follows(c):
 			context = append(context, c)
 		}
 	}
