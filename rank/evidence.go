@@ -34,7 +34,10 @@ import (
 // Paris" or "zebra" over unrelated facts. Near neighbours of a topic do
 // pass ("Alpha apples are red" for "cherries", 0.48); a margin under the
 // best similarity (0.1) would refuse them but cost 0.005 R@5 on LoCoMo and
-// one paraphrase in 32, so there is none.
+// one paraphrase in 32, so there is none. A margin under the cosine of the
+// lexical hits only (applied when there are some) fared no better: 0.05
+// to 0.15 under the best lexical hit's cosine, or the BM25 first's, each
+// cost 0.0055 R@5 or more (docs/retrieval.md).
 //
 // A new embedder gets its own line here once calibrated the same way; until
 // then DefaultVectorFloor applies.
