@@ -59,6 +59,10 @@ type HitExplain struct {
 	// from the final score (a near-duplicate of a hit shown above).
 	Adjustments map[string]float64 `json:"adjustments,omitempty"`
 	Note        string             `json:"note,omitempty"` // e.g. that vector search was unavailable
+	// Sources, for a rollup hit, are its direct sources as "kind:id"
+	// (memory, observation or rollup), so the entries it summarises are
+	// one `recall get` away.
+	Sources []string `json:"sources,omitempty"`
 }
 
 // Searcher ranks memories for a query. Returns EINVALID for a malformed

@@ -32,6 +32,7 @@ func (e *Engine) SearcherFor(mem recall.MemoryStore, vec recall.VectorSearcher, 
 		"episode": o.Episode, "neighbor": o.Neighbor, "neighbor_before": o.NeighborBefore,
 		"time_boost": o.TimeBoost, "feedback": o.Feedback, "recency": o.Weights.Recency,
 		"half_life_days": o.Weights.HalfLife.Hours() / 24, "vector_floor": o.VectorFloor, "min_share": o.MinShare, "entity": o.Entity, "time_strict": o.TimeStrict,
+		"context_share": o.ContextShare,
 	}
 }
 
@@ -53,6 +54,7 @@ type RankingConfig struct {
 	MinShare       *float64 `toml:"min_share"`
 	Entity         *float64 `toml:"entity"`
 	TimeStrict     *bool    `toml:"time_strict"`
+	ContextShare   *float64 `toml:"context_share"`
 }
 
 // Apply sets the options rc names over o.
@@ -76,6 +78,7 @@ func (rc RankingConfig) Apply(o *rank.Options) {
 	set(&o.VectorFloor, rc.VectorFloor)
 	set(&o.MinShare, rc.MinShare)
 	set(&o.Entity, rc.Entity)
+	set(&o.ContextShare, rc.ContextShare)
 	if rc.TimeStrict != nil {
 		o.TimeStrict = *rc.TimeStrict
 	}

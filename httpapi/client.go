@@ -123,6 +123,9 @@ func (c *Client) FindMemory(ctx context.Context, ref, collection string) (*recal
 
 // FindMemories implements recall.MemoryService.
 func (c *Client) FindMemories(ctx context.Context, f recall.MemoryFilter) ([]*recall.Memory, int, error) {
+	if f.IDs != nil && len(f.IDs) == 0 {
+		return nil, 0, nil // an empty id list matches nothing, and a query string cannot say "empty"
+	}
 	q := url.Values{}
 	encodeFilter(q, f)
 	var out memoryList

@@ -63,6 +63,8 @@ var filterParams = []paramDoc{
 	query(qSince, "Only memories that occurred at or after this time (RFC 3339).", timeParam),
 	query(qUntil, "Only memories that occurred before this time (RFC 3339).", timeParam),
 	{name: qFilter, in: "query", repeat: true, schema: strParam, about: "A field filter FIELD=VALUE, one value per parameter: filter=tags=api&filter=tags=auth."},
+	{name: qIDs, in: "query", repeat: true, schema: strParam, about: "Only memories with one of these ids, one per parameter: ids=tr1&ids=tr2."},
+	query(qNewest, "Order by occurred_at, newest first, instead of the last change first.", boolParam),
 }
 
 var pageParams = []paramDoc{

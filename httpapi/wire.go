@@ -27,6 +27,8 @@ const (
 	qFilter     = "filter"
 	qLimit      = "limit"
 	qOffset     = "offset"
+	qIDs        = "ids"
+	qNewest     = "newest"
 )
 
 // encodeFilter writes f into q.
@@ -56,6 +58,12 @@ func encodeFilter(q url.Values, f recall.MemoryFilter) {
 		for _, v := range values {
 			q.Add(qFilter, name+"="+v)
 		}
+	}
+	for _, id := range f.IDs {
+		q.Add(qIDs, id)
+	}
+	if f.Newest {
+		q.Set(qNewest, "true")
 	}
 	encodePage(q, f.Limit, f.Offset)
 }
@@ -89,6 +97,16 @@ func parseFilter(q url.Values) (recall.MemoryFilter, error) {
 			return f, recall.Errorf(recall.EINVALID, "Invalid pinned=%q: use true or false.", *v)
 		}
 		f.Pinned = &b
+	}
+	if v := opt(qNewest); v != nil {
+		b, err := strconv.ParseBool(*v)
+		if err != nil {
+			return f, recall.Errorf(recall.EINVALID, "Invalid newest=%q: use true or false.", *v)
+		}
+		f.Newest = b
+	}
+	if ids, ok := q[qIDs]; ok {
+		f.IDs = ids
 	}
 	var err error
 	if f.Since, err = parseTimeParam(q, qSince); err != nil {

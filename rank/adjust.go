@@ -21,8 +21,9 @@ type Weights struct {
 	Pinned   float64 // boost for pinned memories
 	// Confidence blends in a memory's confidence: score × (1 - C + C×conf).
 	Confidence float64
-	// Inactive is the factor for superseded, archived or compacted memories
-	// when they are searched at all.
+	// Inactive is the factor for superseded or archived memories when they
+	// are searched at all. Compacted memories are not inactive: a rollup
+	// summarises them, but what they say still holds and is the evidence.
 	Inactive float64
 }
 
@@ -58,7 +59,7 @@ func Adjust(score float64, m *recall.Memory, now time.Time, w Weights) (float64,
 		c := math.Min(math.Max(m.Confidence, 0), 1)
 		mul("confidence", 1-w.Confidence+w.Confidence*c)
 	}
-	if m.Status != "" && m.Status != recall.StatusActive && w.Inactive > 0 {
+	if m.Status != "" && m.Status != recall.StatusActive && m.Status != recall.StatusCompacted && w.Inactive > 0 {
 		mul("status", w.Inactive)
 	}
 	return score, f

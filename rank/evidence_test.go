@@ -49,6 +49,45 @@ func TestAttach(t *testing.T) {
 	}
 }
 
+func TestAsContext(t *testing.T) {
+	a, b := cand("a", 1), cand("b", 0.5)
+	next := cand("a+1", 0.6) // borrowed more than b has of its own
+	next.via, next.offset = "a", 1
+	var got []string
+	for _, s := range attach([]*candidate{a, b}, asContext([]*candidate{next}, 0.7), 2) {
+		got = append(got, s.hit.m.ID)
+		for _, c := range s.context {
+			got = append(got, c.m.ID)
+		}
+	}
+	if want := []string{"a", "b"}; !cmp.Equal(got, want) {
+		t.Errorf("at share 0.7, top 2 = %v, want %v: the context memory (0.6 × 0.7) ranks under the hit b (0.5)", got, want)
+	}
+	if next.score != 0.6*0.7 || next.adjust["context"] != 0.7 {
+		t.Errorf("score %v, adjust %v: the share is applied and shown", next.score, next.adjust)
+	}
+}
+
+func TestFollows(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		via    string
+		offset int
+		want   bool
+	}{
+		{"the reply after a hit", "a", 1, true},
+		{"two turns after", "a", 2, true},
+		{"the turn before a hit", "a", -1, false},
+		{"borrowed from nothing", "", 0, false},
+	} {
+		c := cand("c", 0.5)
+		c.via, c.offset = tt.via, tt.offset
+		if got := follows(c); got != tt.want {
+			t.Errorf("%s: follows = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
 func TestHasEvidence(t *testing.T) {
 	for _, tt := range []struct {
 		name string

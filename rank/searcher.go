@@ -70,6 +70,11 @@ type Options struct {
 	// Entity multiplies the score of memories whose author, project, tags
 	// or metadata name someone or something the query names by 1 + Entity.
 	Entity float64
+	// ContextShare scales the score with which a context memory (one that
+	// only borrows from a hit) competes for a place in the list: shown
+	// under its hit, it still takes a place that a hit with evidence of
+	// its own could have had. 1 lets it compete at its full score.
+	ContextShare float64
 	// MinShare drops hits scoring under this fraction of the best hit.
 	MinShare float64
 	// TimeBoost multiplies the score of memories inside a time window the
@@ -112,6 +117,7 @@ func DefaultOptions() Options {
 		NeighborBefore: 2,
 		VectorFloor:    DefaultVectorFloor,
 		Entity:         0.5,
+		ContextShare:   0.7,
 		MinShare:       0.1,
 		TimeBoost:      1.5,
 		TimeStrict:     true,
@@ -264,7 +270,7 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 		switch {
 		case hasEvidence(c, o.VectorFloor):
 			hits = append(hits, c)
-		case c.via != "":
+		case follows(c):
 			context = append(context, c)
 		}
 	}
@@ -282,7 +288,7 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 		}
 		return h
 	}
-	laid := attach(hits, order(context), limit)
+	laid := attach(hits, order(asContext(context, o.ContextShare)), limit)
 	out := make([]*recall.SearchHit, 0, len(laid))
 	for _, s := range laid {
 		h := hit(s.hit)

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/recall-mem/recall"
 )
@@ -232,6 +233,31 @@ func testFindMemories(t *testing.T, open func(t *testing.T) recall.MemoryService
 		got, _, err := s.FindMemories(ctx, recall.MemoryFilter{Status: ptr("*")})
 		if err != nil || len(got) != 3 || got[0].ID != old.ID || got[2].ID != api.ID {
 			t.Fatalf("order %v, %v", got, err)
+		}
+	})
+	t.Run("Newest", func(t *testing.T) {
+		at := func(id string, when time.Time) {
+			if _, err := s.UpdateMemory(ctx, id, recall.MemoryUpdate{OccurredAt: &when}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		base := time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
+		at(api.ID, base.Add(48*time.Hour))
+		at(db.ID, base)
+		at(old.ID, base.Add(24*time.Hour))
+		got, _, err := s.FindMemories(ctx, recall.MemoryFilter{Status: ptr("*"), Newest: true})
+		if err != nil || len(got) != 3 || got[0].ID != api.ID || got[1].ID != old.ID || got[2].ID != db.ID {
+			t.Fatalf("order %v, %v", got, err)
+		}
+	})
+	t.Run("IDs", func(t *testing.T) {
+		got, total, err := s.FindMemories(ctx, recall.MemoryFilter{Status: ptr("*"), IDs: []string{db.ID, old.ID}})
+		if err != nil || !slices.Equal(ids(got), sorted(db.ID, old.ID)) || total != 2 {
+			t.Fatalf("got %v total %d err %v", ids(got), total, err)
+		}
+		got, total, err = s.FindMemories(ctx, recall.MemoryFilter{Status: ptr("*"), IDs: []string{}})
+		if err != nil || len(got) != 0 || total != 0 {
+			t.Fatalf("empty ids: got %v total %d err %v", ids(got), total, err)
 		}
 	})
 	t.Run("LimitOffset", func(t *testing.T) {

@@ -13,10 +13,14 @@ import (
 )
 
 // Finder is what the searcher and the context section read: full-text
-// search over rollup summaries and the current rollup of every key.
+// search over rollup summaries, the current rollup of every key, rollups
+// by filter (the unkeyed ones of a window), and one rollup with its
+// sources.
 type Finder interface {
 	SearchRollups(ctx context.Context, f recall.RollupFilter) ([]recall.RollupHit, error)
 	CurrentRollups(ctx context.Context, f recall.RollupFilter) ([]*recall.Rollup, error)
+	FindRollups(ctx context.Context, f recall.RollupFilter) ([]*recall.Rollup, error)
+	FindRollup(ctx context.Context, id string) (*recall.Rollup, error)
 }
 
 // Half-lives of the freshness factor per intent: recent questions care
@@ -50,14 +54,19 @@ var _ recall.Searcher = (*Searcher)(nil)
 
 // Search implements recall.Searcher.
 func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.SearchHit, error) {
+	apply := s.Rollups != nil && rollupsApply(q)
 	var base []*recall.SearchHit
 	if s.Base != nil {
+		bq := q
+		if apply {
+			bq.Filter = withCompacted(q.Filter)
+		}
 		var err error
-		if base, err = s.Base.Search(ctx, q); err != nil {
+		if base, err = s.Base.Search(ctx, bq); err != nil {
 			return nil, err
 		}
 	}
-	if s.Rollups == nil || !rollupsApply(q) {
+	if !apply {
 		return base, nil
 	}
 	limit := q.Limit
@@ -81,7 +90,7 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 		return base, nil // an empty window
 	}
 	if in.HasWindow() && rank.TimeOnly(in) {
-		return s.window(ctx, base, f, in, now, limit)
+		return s.window(ctx, base, f, in, now, limit, q.Explain)
 	}
 	hits, err := s.Rollups.SearchRollups(ctx, f)
 	if err != nil {
@@ -130,7 +139,34 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 		}
 		return out[i].Memory.OccurredAt.After(out[j].Memory.OccurredAt)
 	})
-	return fit(out, limit), nil
+	return s.withSources(ctx, fit(out, limit))
+}
+
+// withSources loads the direct sources of the rollups among hits, so that
+// a hit names the entries it summarises (Rollup.Sources, and
+// Explain.Sources as "kind:id"). Only the hits shown are loaded.
+func (s *Searcher) withSources(ctx context.Context, hits []*recall.SearchHit) ([]*recall.SearchHit, error) {
+	for i, h := range hits {
+		if h.Rollup == nil || len(h.Rollup.Sources) > 0 {
+			continue
+		}
+		full, err := s.Rollups.FindRollup(ctx, h.Rollup.ID)
+		if err != nil {
+			return nil, fmt.Errorf("rollup sources: %w", err)
+		}
+		cp := *h
+		cp.Rollup = full
+		if h.Explain != nil {
+			e := *h.Explain
+			e.Sources = make([]string, len(full.Sources))
+			for j, src := range full.Sources {
+				e.Sources[j] = src.Kind + ":" + src.ID
+			}
+			cp.Explain = &e
+		}
+		hits[i] = &cp
+	}
+	return hits, nil
 }
 
 // fit keeps the hits that fit in limit places, counting the context shown
@@ -171,6 +207,24 @@ func rollupsApply(q recall.SearchQuery) bool {
 		return false
 	}
 	return q.AsOf == nil && q.Mode != recall.ModeVector
+}
+
+// withCompacted widens a filter of active memories (the default) to the
+// compacted ones too: a rollup summarises its raw entries, but an entry
+// that matches is the evidence itself and is listed beside the rollup.
+// An explicit status filter is kept as it is.
+func withCompacted(f recall.MemoryFilter) recall.MemoryFilter {
+	if f.Status != nil || len(f.Fields["status"]) > 0 {
+		return f
+	}
+	fields := make(map[string][]string, len(f.Fields)+1)
+	for k, v := range f.Fields {
+		fields[k] = v
+	}
+	fields["status"] = []string{recall.StatusActive, recall.StatusCompacted}
+	any := "*"
+	f.Status, f.Fields = &any, fields
+	return f
 }
 
 func normalise(score, top float64) float64 {

@@ -75,12 +75,22 @@ func onePerEntry(hits []recall.RollupHit, in recall.TimeIntent) []recall.RollupH
 
 // window answers a time-only query: the base hits (the window's memories)
 // and the window's rollups, newest first.
-func (s *Searcher) window(ctx context.Context, base []*recall.SearchHit, f recall.RollupFilter, in recall.TimeIntent, now time.Time, limit int) ([]*recall.SearchHit, error) {
+func (s *Searcher) window(ctx context.Context, base []*recall.SearchHit, f recall.RollupFilter, in recall.TimeIntent, now time.Time, limit int, explain bool) ([]*recall.SearchHit, error) {
 	f.Search, f.PerKey = "", false
 	rs, err := s.Rollups.CurrentRollups(ctx, f)
 	if err != nil {
 		return nil, err
 	}
+	// CurrentRollups has one per key; the unkeyed rollups (a type's
+	// entries without a title) are each about something else, so every
+	// one in the window is listed, nested ones folded by onePerEntry.
+	unkeyed := ""
+	f.Key = &unkeyed
+	loose, err := s.Rollups.FindRollups(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	rs = append(rs, loose...)
 	hits := make([]recall.RollupHit, len(rs))
 	for i, r := range rs {
 		hits[i] = recall.RollupHit{Rollup: r}
@@ -89,8 +99,12 @@ func (s *Searcher) window(ctx context.Context, base []*recall.SearchHit, f recal
 	out := append([]*recall.SearchHit(nil), base...)
 	for _, h := range hits {
 		r := h.Rollup
-		out = append(out, &recall.SearchHit{Memory: MemoryView(r), Rollup: r, Score: Freshness(now.Sub(r.LatestAt), halfLife[IntentAny]), Snippet: r.Summary})
+		hit := &recall.SearchHit{Memory: MemoryView(r), Rollup: r, Score: Freshness(now.Sub(r.LatestAt), halfLife[IntentAny]), Snippet: r.Summary}
+		if explain {
+			hit.Explain = &recall.HitExplain{Fused: hit.Score, Adjustments: map[string]float64{"time_window": 1}}
+		}
+		out = append(out, hit)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Memory.OccurredAt.After(out[j].Memory.OccurredAt) })
-	return fit(out, limit), nil
+	return s.withSources(ctx, fit(out, limit))
 }

@@ -28,6 +28,8 @@ type hitJSON struct {
 	// Context is the memories shown under the hit (the turns around it),
 	// which matched nothing themselves.
 	Context []hitJSON `json:"context,omitempty"`
+	// Sources, for a rollup, are the entries it summarises ("kind:id").
+	Sources []string `json:"sources,omitempty"`
 }
 
 func newHitJSON(h *recall.SearchHit) hitJSON {
@@ -36,6 +38,11 @@ func newHitJSON(h *recall.SearchHit) hitJSON {
 		Tier: m.Tier, Score: h.Score, Snippet: h.Snippet, OccurredAt: m.OccurredAt, Explain: h.Explain}
 	for _, c := range h.Context {
 		out.Context = append(out.Context, newHitJSON(c))
+	}
+	if h.Rollup != nil {
+		for _, src := range h.Rollup.Sources {
+			out.Sources = append(out.Sources, src.Kind+":"+src.ID)
+		}
 	}
 	return out
 }
@@ -233,6 +240,9 @@ func explainLine(e *recall.HitExplain) string {
 		} else {
 			s += fmt.Sprintf(" %s×%.3f", k, e.Adjustments[k])
 		}
+	}
+	if len(e.Sources) > 0 {
+		s += " sources=" + strings.Join(e.Sources, ",")
 	}
 	return s
 }
