@@ -22,7 +22,7 @@ func (a *app) logger() *slog.Logger {
 }
 
 func (a *app) mcpServer(log *slog.Logger) *sdk.Server {
-	return mcp.NewServer(a.eng.Services(), mcp.Options{Version: buildVersion(), Logger: log, Budget: a.eng.Config.Hook.ContextTokens})
+	return mcp.NewServer(a.eng, mcp.Options{Version: buildVersion(), Logger: log, Budget: a.eng.Config.Hook.ContextTokens})
 }
 
 // buildVersion is the module version the binary was built from, or "dev".
