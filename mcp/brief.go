@@ -45,28 +45,31 @@ func briefMemory(m *recall.Memory, text string) memoryBrief {
 
 // memoryFull is a whole memory for memory_get.
 type memoryFull struct {
-	ID         string         `json:"id"`
-	Key        string         `json:"key,omitempty"`
-	Collection string         `json:"collection"`
-	Type       string         `json:"type,omitempty"`
-	Title      string         `json:"title,omitempty"`
-	Content    string         `json:"content"`
-	Tags       []string       `json:"tags,omitempty"`
-	Category   string         `json:"category,omitempty"`
-	Context    string         `json:"context,omitempty" jsonschema:"why it was stored"`
-	Related    []string       `json:"related,omitempty"`
-	Project    string         `json:"project,omitempty"`
-	Priority   string         `json:"priority,omitempty"`
-	CreatedBy  string         `json:"created_by,omitempty"`
-	Confidence float64        `json:"confidence"`
-	Tier       string         `json:"tier"`
-	Pinned     bool           `json:"pinned"`
-	Status     string         `json:"status"`
-	Metadata   map[string]any `json:"metadata,omitempty"`
-	Version    int            `json:"version"`
-	CreatedAt  string         `json:"created_at"`
-	UpdatedAt  string         `json:"updated_at"`
-	OccurredAt string         `json:"occurred_at"`
+	ID         string   `json:"id"`
+	Key        string   `json:"key,omitempty"`
+	Collection string   `json:"collection"`
+	Type       string   `json:"type,omitempty"`
+	Title      string   `json:"title,omitempty"`
+	Content    string   `json:"content"`
+	Tags       []string `json:"tags,omitempty"`
+	Category   string   `json:"category,omitempty"`
+	Context    string   `json:"context,omitempty" jsonschema:"why it was stored"`
+	Related    []string `json:"related,omitempty"`
+	Project    string   `json:"project,omitempty"`
+	Priority   string   `json:"priority,omitempty"`
+	CreatedBy  string   `json:"created_by,omitempty"`
+	Confidence float64  `json:"confidence"`
+	Tier       string   `json:"tier"`
+	Pinned     bool     `json:"pinned"`
+	Status     string   `json:"status"`
+	// Set by memory_snooze and memory_review.
+	SnoozedUntil string         `json:"snoozed_until,omitempty"`
+	ReviewedAt   string         `json:"reviewed_at,omitempty"`
+	Metadata     map[string]any `json:"metadata,omitempty"`
+	Version      int            `json:"version"`
+	CreatedAt    string         `json:"created_at"`
+	UpdatedAt    string         `json:"updated_at"`
+	OccurredAt   string         `json:"occurred_at"`
 }
 
 func fullMemory(m *recall.Memory) memoryFull {
@@ -74,6 +77,12 @@ func fullMemory(m *recall.Memory) memoryFull {
 		Tags: m.Tags, Category: m.Category, Context: m.Context, Related: m.Related, Project: m.Project, Priority: m.Priority,
 		CreatedBy: m.CreatedBy, Confidence: m.Confidence, Tier: m.Tier, Pinned: m.Pinned, Status: m.Status, Version: m.Version,
 		CreatedAt: stamp(m.CreatedAt), UpdatedAt: stamp(m.UpdatedAt), OccurredAt: stamp(m.OccurredAt)}
+	if m.SnoozedUntil != nil {
+		f.SnoozedUntil = stamp(*m.SnoozedUntil)
+	}
+	if m.ReviewedAt != nil {
+		f.ReviewedAt = stamp(*m.ReviewedAt)
+	}
 	if len(m.Metadata) > 0 {
 		// A store only holds JSON objects here; anything else is dropped
 		// rather than failing the read.
