@@ -41,7 +41,9 @@ func TestServer_ConcurrentCalls(t *testing.T) {
 		{"store_stats", func(int) map[string]any { return map[string]any{} }},
 		{"store_tiers", func(int) map[string]any { return map[string]any{} }},
 		{"store_reindex_status", func(int) map[string]any { return map[string]any{} }},
-		{"observation_record", func(i int) map[string]any { return map[string]any{"type": "command", "content": fmt.Sprintf("make %d", i)} }},
+		{"observation_record", func(i int) map[string]any {
+			return map[string]any{"type": "command", "content": fmt.Sprintf("make %d", i)}
+		}},
 	}
 	var wg sync.WaitGroup
 	errs := make(chan error, 2*len(calls))

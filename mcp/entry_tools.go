@@ -42,7 +42,7 @@ type entryAction func(ctx context.Context, rootFlag, id string, now time.Time) (
 
 func (t *tools) addEntryTools(s *sdk.Server) {
 	sdk.AddTool(s, &sdk.Tool{Name: "memory_pin", Annotations: writes("Pin a memory", false, true),
-		Description: "Pin a memory as core memory: always included in context and never evicted or demoted. Pinned titles are unique. Pass pinned false to unpin. Like `recall pin` and `recall unpin`, a memory with a line in the project's managed markdown files has that line moved too (a pinned one to the working file)."}, t.pin)
+		Description: "Pin a memory as core memory: always included in context and never evicted or demoted. Pinned titles are unique. Pass pinned false to unpin. It is the action of `recall pin` and `recall unpin`: the store and the project's managed markdown files change together, under the project lock."}, t.pin)
 	sdk.AddTool(s, &sdk.Tool{Name: "memory_snooze", Annotations: writes("Snooze a memory", false, true),
 		Description: "Snooze a memory for days (default 30): maintenance leaves it out of working-memory pressure and staleness checks until then, as `recall snooze` does. Returns snoozed_until."}, t.snooze)
 	t.addEntryTool(s, "memory_demote", "Demote a memory",
