@@ -7,7 +7,6 @@ import (
 	"errors"
 	"io"
 	"log/slog"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +14,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/engine"
+	"github.com/recall-mem/recall/engine/enginetest"
 	"github.com/recall-mem/recall/hashing"
 	"github.com/recall-mem/recall/mcp"
 	"github.com/recall-mem/recall/sqlite"
@@ -110,20 +110,9 @@ func (e *testEngine) Get(ctx context.Context, ref, collection string) (*recall.M
 // store in a new directory and checks the store's integrity at the end.
 func newEngine(t testing.TB) *testEngine {
 	t.Helper()
-	e := engine.New(engine.Parts{Backend: sqlite.Backend{},
-		NewEmbedder: func(engine.RetrievalConfig) (recall.Embedder, bool, error) { return hashing.None{}, true, nil }})
-	e.StoreFlag = filepath.Join(t.TempDir(), engine.ProjectDir)
-	e.Log = io.Discard
-	if err := e.OpenForWrite(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := e.Check(context.Background()); err != nil {
-			t.Errorf("integrity: %v", err)
-		}
-		e.Close()
-	})
-	return &testEngine{Engine: e}
+	parts := engine.Parts{Backend: sqlite.Backend{},
+		NewEmbedder: func(engine.RetrievalConfig) (recall.Embedder, bool, error) { return hashing.None{}, true, nil }}
+	return &testEngine{Engine: enginetest.Open(t, parts, io.Discard)}
 }
 
 // allServices is a real engine with fakes for the context builder, the
