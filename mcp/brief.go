@@ -45,31 +45,32 @@ func briefMemory(m *recall.Memory, text string) memoryBrief {
 
 // memoryFull is a whole memory for memory_get.
 type memoryFull struct {
-	ID         string   `json:"id"`
-	Key        string   `json:"key,omitempty"`
-	Collection string   `json:"collection"`
-	Type       string   `json:"type,omitempty"`
-	Title      string   `json:"title,omitempty"`
-	Content    string   `json:"content"`
-	Tags       []string `json:"tags,omitempty"`
-	Category   string   `json:"category,omitempty"`
-	Context    string   `json:"context,omitempty" jsonschema:"why it was stored"`
-	Related    []string `json:"related,omitempty"`
-	Project    string   `json:"project,omitempty"`
-	Priority   string   `json:"priority,omitempty"`
-	CreatedBy  string   `json:"created_by,omitempty"`
-	Confidence float64  `json:"confidence"`
-	Tier       string   `json:"tier"`
-	Pinned     bool     `json:"pinned"`
-	Status     string   `json:"status"`
+	ID         string         `json:"id"`
+	Key        string         `json:"key,omitempty"`
+	Collection string         `json:"collection"`
+	Type       string         `json:"type,omitempty"`
+	Title      string         `json:"title,omitempty"`
+	Content    string         `json:"content"`
+	Tags       []string       `json:"tags,omitempty"`
+	Category   string         `json:"category,omitempty"`
+	Context    string         `json:"context,omitempty" jsonschema:"why it was stored"`
+	Related    []string       `json:"related,omitempty"`
+	Project    string         `json:"project,omitempty"`
+	Priority   string         `json:"priority,omitempty"`
+	CreatedBy  string         `json:"created_by,omitempty"`
+	Confidence float64        `json:"confidence"`
+	Tier       string         `json:"tier"`
+	Pinned     bool           `json:"pinned"`
+	Status     string         `json:"status"`
+	Metadata   map[string]any `json:"metadata,omitempty"`
+	Version    int            `json:"version"`
+	CreatedAt  string         `json:"created_at"`
+	UpdatedAt  string         `json:"updated_at"`
+	OccurredAt string         `json:"occurred_at"`
+
 	// Set by memory_snooze and memory_review.
-	SnoozedUntil string         `json:"snoozed_until,omitempty"`
-	ReviewedAt   string         `json:"reviewed_at,omitempty"`
-	Metadata     map[string]any `json:"metadata,omitempty"`
-	Version      int            `json:"version"`
-	CreatedAt    string         `json:"created_at"`
-	UpdatedAt    string         `json:"updated_at"`
-	OccurredAt   string         `json:"occurred_at"`
+	SnoozedUntil string `json:"snoozed_until,omitempty"`
+	ReviewedAt   string `json:"reviewed_at,omitempty"`
 }
 
 func fullMemory(m *recall.Memory) memoryFull {
