@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -104,6 +105,31 @@ func TestServer_ImportExport(t *testing.T) {
 	id := regexp.MustCompile(`"id":"(tr[0-9a-f]{10})"`).FindStringSubmatch(first)
 	if id == nil || getMemory(t, other, id[1])["id"] != id[1] {
 		t.Fatalf("import did not keep the id of %s", first)
+	}
+}
+
+// A page of memory_export stops at 1 MiB of JSON Lines and says where
+// the next one starts.
+func TestServer_ExportBounded(t *testing.T) {
+	cs := connect(t, newEngine(t), nil)
+	for i := range 3 {
+		putMemory(t, cs, map[string]any{"content": fmt.Sprintf("Note %d: %s", i, strings.Repeat("long text ", 40_000))})
+	}
+	var p struct {
+		JSONL      string
+		Count      int
+		Total      int
+		Truncated  bool
+		NextOffset int `json:"next_offset"`
+	}
+	callOK(t, cs, "memory_export", map[string]any{}, &p)
+	if p.Count != 2 || p.Total != 3 || !p.Truncated || p.NextOffset != 2 || len(p.JSONL) > 1<<20 ||
+		!strings.Contains(p.JSONL, "Note 2:") || !strings.Contains(p.JSONL, "Note 1:") {
+		t.Fatalf("page of %d bytes: count %d total %d truncated %v next %d", len(p.JSONL), p.Count, p.Total, p.Truncated, p.NextOffset)
+	}
+	callOK(t, cs, "memory_export", map[string]any{"offset": p.NextOffset}, &p)
+	if p.Count != 1 || p.Truncated || !strings.Contains(p.JSONL, "Note 0:") {
+		t.Fatalf("last page: count %d truncated %v", p.Count, p.Truncated)
 	}
 }
 
