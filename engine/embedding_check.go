@@ -10,8 +10,7 @@ import (
 // warnEmbedding prints one warning about embedding per process: a
 // provider that is down fails every batch and every memory.
 func (e *Engine) warnEmbedding(format string, args ...any) {
-	if !e.embedWarned {
-		e.embedWarned = true
+	if e.embedWarned.CompareAndSwap(false, true) {
 		e.logf(format, args...)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/recall-mem/recall"
@@ -36,7 +37,7 @@ type Engine struct {
 	obs         recall.ObservationStore
 	vec         recall.VectorStore // nil without an embedder
 	search      recall.Searcher    // hybrid ranking over memories and rollups
-	embedWarned bool               // warnEmbedding has warned: once per process
+	embedWarned atomic.Bool        // warnEmbedding has warned: once per process; a server warns from many calls at once
 	// creates lets Open create a missing store: set by OpenForWrite; reads
 	// of a missing store are an error, so a typo in --store never leaves a
 	// store behind.
@@ -87,10 +88,12 @@ func (e *Engine) Open(ctx context.Context) error {
 // exist yet (with a .gitignore that keeps it out of git): for init and
 // the use cases that add data.
 func (e *Engine) OpenForWrite(ctx context.Context) error {
-	e.creates = true
 	if e.Store != nil {
+		// Already open: a server's concurrent calls reach here (through
+		// OpenWorkspace) and must not write to the engine.
 		return nil
 	}
+	e.creates = true
 	loc, err := ResolveStore(e.StoreFlag, e.GlobalFlag)
 	if err != nil {
 		return err

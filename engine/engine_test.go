@@ -11,6 +11,7 @@ import (
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/engine"
+	"github.com/recall-mem/recall/engine/enginetest"
 	"github.com/recall-mem/recall/sqlite"
 )
 
@@ -50,21 +51,7 @@ func (letters) Embed(_ context.Context, texts []string) ([][]float32, error) {
 // checks the store's integrity when the test ends.
 func openEngine(t *testing.T) *engine.Engine {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), ".recall")
-	e := engine.New(testParts())
-	e.StoreFlag = dir
-	var log bytes.Buffer
-	e.Log = &log
-	if err := e.OpenForWrite(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := e.Check(context.Background()); err != nil {
-			t.Errorf("integrity: %v", err)
-		}
-		e.Close()
-	})
-	return e
+	return enginetest.Open(t, testParts(), &bytes.Buffer{})
 }
 
 func TestEngine_OpenForWrite(t *testing.T) {

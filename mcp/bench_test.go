@@ -8,7 +8,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/mcp"
-	"github.com/recall-mem/recall/sqlite"
 )
 
 // BenchmarkServer_Tools measures a round trip through the SDK's in-memory
@@ -16,17 +15,16 @@ import (
 // the store, per tool.
 func BenchmarkServer_Tools(b *testing.B) {
 	ctx := context.Background()
-	db := openDB(b)
-	mem := sqlite.NewMemoryService(db)
+	eng := newEngine(b)
 	ms := make([]*recall.Memory, 1000)
 	for i := range ms {
 		ms[i] = &recall.Memory{ID: fmt.Sprintf("tr%010x", i+1), Key: fmt.Sprintf("note-%d", i), Title: fmt.Sprintf("Note %d", i),
 			Content: fmt.Sprintf("Deploy step %d: run the migration for service %d before the canary.", i, i%37), Tags: []string{fmt.Sprintf("t%d", i%10)}}
 	}
-	if _, err := mem.ImportMemories(ctx, ms); err != nil {
+	if _, err := eng.Import(ctx, ms); err != nil {
 		b.Fatal(err)
 	}
-	server := mcp.NewServer(recall.Services{Memories: mem, Search: mem}, mcp.Options{})
+	server := mcp.NewServer(eng, mcp.Options{})
 	ct, st := sdk.NewInMemoryTransports()
 	ss, err := server.Connect(ctx, st, nil)
 	if err != nil {
@@ -58,21 +56,21 @@ func BenchmarkServer_Tools(b *testing.B) {
 	// The same work without MCP, for comparison.
 	b.Run("store/get", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := mem.FindMemory(ctx, "note-500", ""); err != nil {
+			if _, err := eng.Get(ctx, "note-500", ""); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("store/search", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := mem.Search(ctx, recall.SearchQuery{Text: "canary migration service 12", Limit: 10}); err != nil {
+			if _, err := eng.Search(ctx, recall.SearchQuery{Text: "canary migration service 12", Limit: 10}); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("store/list", func(b *testing.B) {
 		for b.Loop() {
-			if _, _, err := mem.FindMemories(ctx, recall.MemoryFilter{Fields: map[string][]string{"tags": {"t3"}}, Limit: 20}); err != nil {
+			if _, _, err := eng.List(ctx, recall.MemoryFilter{Fields: map[string][]string{"tags": {"t3"}}, Limit: 20}); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -67,6 +67,10 @@ type memoryFull struct {
 	CreatedAt  string         `json:"created_at"`
 	UpdatedAt  string         `json:"updated_at"`
 	OccurredAt string         `json:"occurred_at"`
+
+	// Set by memory_snooze and memory_review.
+	SnoozedUntil string `json:"snoozed_until,omitempty"`
+	ReviewedAt   string `json:"reviewed_at,omitempty"`
 }
 
 func fullMemory(m *recall.Memory) memoryFull {
@@ -74,6 +78,12 @@ func fullMemory(m *recall.Memory) memoryFull {
 		Tags: m.Tags, Category: m.Category, Context: m.Context, Related: m.Related, Project: m.Project, Priority: m.Priority,
 		CreatedBy: m.CreatedBy, Confidence: m.Confidence, Tier: m.Tier, Pinned: m.Pinned, Status: m.Status, Version: m.Version,
 		CreatedAt: stamp(m.CreatedAt), UpdatedAt: stamp(m.UpdatedAt), OccurredAt: stamp(m.OccurredAt)}
+	if m.SnoozedUntil != nil {
+		f.SnoozedUntil = stamp(*m.SnoozedUntil)
+	}
+	if m.ReviewedAt != nil {
+		f.ReviewedAt = stamp(*m.ReviewedAt)
+	}
 	if len(m.Metadata) > 0 {
 		// A store only holds JSON objects here; anything else is dropped
 		// rather than failing the read.

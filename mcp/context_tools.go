@@ -42,7 +42,7 @@ func (t *tools) context(ctx context.Context, _ *sdk.CallToolRequest, in contextI
 	if budget == 0 {
 		budget = t.opt.Budget
 	}
-	pack, err := t.svc.Context.BuildContext(ctx, recall.ContextRequest{Query: in.Query, Budget: budget, Now: t.now()})
+	pack, err := t.eng.Context(ctx, recall.ContextRequest{Query: in.Query, Budget: budget, Now: t.now()})
 	if err != nil {
 		return nil, contextOut{}, t.fail(ctx, "memory_context", err, "")
 	}
@@ -60,7 +60,7 @@ func (t *tools) context(ctx context.Context, _ *sdk.CallToolRequest, in contextI
 }
 
 func (t *tools) readContext(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
-	pack, err := t.svc.Context.BuildContext(ctx, recall.ContextRequest{Budget: t.opt.Budget, Now: t.now()})
+	pack, err := t.eng.Context(ctx, recall.ContextRequest{Budget: t.opt.Budget, Now: t.now()})
 	if err != nil {
 		// Resource reads have no isError result: the protocol error
 		// carries the same model-facing message as a tool would.

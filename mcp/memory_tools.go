@@ -77,18 +77,6 @@ type versionBrief struct {
 	Snippet   string `json:"snippet"`
 }
 
-type pinIn struct {
-	ID         string `json:"id" jsonschema:"memory id or key"`
-	Collection string `json:"collection,omitempty" jsonschema:"collection to look the key up in"`
-	Pinned     *bool  `json:"pinned,omitempty" jsonschema:"true (default) pins as core memory, false unpins"`
-}
-
-type pinOut struct {
-	ID      string `json:"id"`
-	Pinned  bool   `json:"pinned"`
-	Version int    `json:"version"`
-}
-
 func (t *tools) addMemoryTools(s *sdk.Server) {
 	sdk.AddTool(s, &sdk.Tool{Name: "memory_put", Annotations: writes("Store a memory", false, false),
 		Description: "Store a durable memory: a fact, decision, preference, constraint or procedure worth recalling in later sessions. " +
@@ -105,8 +93,6 @@ func (t *tools) addMemoryTools(s *sdk.Server) {
 		Description: "List memories, most recently changed first, with optional filters (collection, type, tier, status, project, pinned, filter). Results are compact (id, title, snippet) with the total count; page with limit and offset."}, t.list)
 	sdk.AddTool(s, &sdk.Tool{Name: "memory_history", Annotations: readOnly("Versions of a memory"),
 		Description: "List the stored versions of a memory, oldest first (also of a deleted memory, by id): version number, operation, time and a snippet. Read one in full with memory_get and version."}, t.history)
-	sdk.AddTool(s, &sdk.Tool{Name: "memory_pin", Annotations: writes("Pin a memory", false, true),
-		Description: "Pin a memory as core memory: always included in context and never evicted. Pinned titles are unique. Pass pinned false to unpin."}, t.pin)
 }
 
 func (t *tools) put(ctx context.Context, req *sdk.CallToolRequest, in putIn) (*sdk.CallToolResult, putOut, error) {
@@ -127,7 +113,7 @@ func (t *tools) put(ctx context.Context, req *sdk.CallToolRequest, in putIn) (*s
 	if m.Key == "" {
 		m.Key = recall.Slugify(m.Title)
 	}
-	res, err := t.svc.Memories.PutMemory(ctx, m)
+	res, err := t.eng.Put(ctx, m)
 	if err != nil {
 		return nil, putOut{}, t.fail(ctx, "memory_put", err, "")
 	}
@@ -147,7 +133,7 @@ func clientName(req *sdk.CallToolRequest) string {
 
 func (t *tools) get(ctx context.Context, _ *sdk.CallToolRequest, in getIn) (*sdk.CallToolResult, memoryFull, error) {
 	if in.Version > 0 {
-		vs, err := t.svc.Memories.MemoryVersions(ctx, in.ID)
+		vs, err := t.eng.Versions(ctx, in.ID)
 		if err != nil {
 			return nil, memoryFull{}, t.fail(ctx, "memory_get", err, findMemoryHint)
 		}
@@ -158,7 +144,7 @@ func (t *tools) get(ctx context.Context, _ *sdk.CallToolRequest, in getIn) (*sdk
 		}
 		return nil, memoryFull{}, t.fail(ctx, "memory_get", recall.Errorf(recall.ENOTFOUND, "Memory %s has no version %d.", in.ID, in.Version), "Call memory_history to list its versions.")
 	}
-	m, err := t.svc.Memories.FindMemory(ctx, in.ID, in.Collection)
+	m, err := t.eng.Get(ctx, in.ID, in.Collection)
 	if err != nil {
 		return nil, memoryFull{}, t.fail(ctx, "memory_get", err, findMemoryHint)
 	}
@@ -171,7 +157,7 @@ func (t *tools) resolve(ctx context.Context, ref, collection string) (string, er
 	if collection == "" && recall.IsID(ref) {
 		return ref, nil
 	}
-	m, err := t.svc.Memories.FindMemory(ctx, ref, collection)
+	m, err := t.eng.Get(ctx, ref, collection)
 	if err != nil {
 		return "", err
 	}
@@ -200,7 +186,7 @@ func (t *tools) update(ctx context.Context, _ *sdk.CallToolRequest, in updateIn)
 	if err != nil {
 		return nil, changedOut{}, t.fail(ctx, "memory_update", err, findMemoryHint)
 	}
-	m, err := t.svc.Memories.UpdateMemory(ctx, id, upd)
+	m, err := t.eng.Update(ctx, id, upd)
 	if err != nil {
 		return nil, changedOut{}, t.fail(ctx, "memory_update", err, findMemoryHint)
 	}
@@ -208,9 +194,9 @@ func (t *tools) update(ctx context.Context, _ *sdk.CallToolRequest, in updateIn)
 }
 
 func (t *tools) delete(ctx context.Context, _ *sdk.CallToolRequest, in refIn) (*sdk.CallToolResult, deleteOut, error) {
-	m, err := t.svc.Memories.FindMemory(ctx, in.ID, in.Collection)
+	m, err := t.eng.Get(ctx, in.ID, in.Collection)
 	if err == nil {
-		err = t.svc.Memories.DeleteMemory(ctx, m.ID)
+		err = t.eng.Delete(ctx, m.ID)
 	}
 	if err != nil {
 		return nil, deleteOut{}, t.fail(ctx, "memory_delete", err, findMemoryHint)
@@ -223,7 +209,7 @@ func (t *tools) history(ctx context.Context, _ *sdk.CallToolRequest, in refIn) (
 	if err != nil {
 		return nil, historyOut{}, t.fail(ctx, "memory_history", err, findMemoryHint)
 	}
-	vs, err := t.svc.Memories.MemoryVersions(ctx, id)
+	vs, err := t.eng.Versions(ctx, id)
 	if err != nil {
 		return nil, historyOut{}, t.fail(ctx, "memory_history", err, findMemoryHint)
 	}
@@ -237,17 +223,4 @@ func (t *tools) history(ctx context.Context, _ *sdk.CallToolRequest, in refIn) (
 		out.Versions = append(out.Versions, b)
 	}
 	return nil, out, nil
-}
-
-func (t *tools) pin(ctx context.Context, _ *sdk.CallToolRequest, in pinIn) (*sdk.CallToolResult, pinOut, error) {
-	pinned := in.Pinned == nil || *in.Pinned
-	id, err := t.resolve(ctx, in.ID, in.Collection)
-	if err != nil {
-		return nil, pinOut{}, t.fail(ctx, "memory_pin", err, findMemoryHint)
-	}
-	m, err := t.svc.Memories.UpdateMemory(ctx, id, recall.MemoryUpdate{Pinned: &pinned})
-	if err != nil {
-		return nil, pinOut{}, t.fail(ctx, "memory_pin", err, findMemoryHint)
-	}
-	return nil, pinOut{ID: m.ID, Pinned: m.Pinned, Version: m.Version}, nil
 }

@@ -73,7 +73,7 @@ func (t *tools) record(ctx context.Context, _ *sdk.CallToolRequest, in observati
 		}
 		o.Metadata = raw
 	}
-	if err := t.svc.Observations.RecordObservations(ctx, []*recall.Observation{o}); err != nil {
+	if err := t.eng.Observe(ctx, []*recall.Observation{o}); err != nil {
 		return nil, observationOut{}, t.fail(ctx, "observation_record", err, "")
 	}
 	return nil, observationOut{ID: o.ID, At: stamp(o.At)}, nil
@@ -106,7 +106,7 @@ func (f obsFilterIn) build() (recall.ObservationFilter, error) {
 }
 
 func (t *tools) findObservations(ctx context.Context, tool string, f recall.ObservationFilter) (obsListOut, error) {
-	obs, total, err := t.svc.Observations.FindObservations(ctx, f)
+	obs, total, err := t.eng.Timeline(ctx, f)
 	if err != nil {
 		return obsListOut{}, t.fail(ctx, tool, err, findObservationHint)
 	}

@@ -31,8 +31,8 @@ func TestServer_PanicIsErrorResult(t *testing.T) {
 			var logs bytes.Buffer
 			log := slog.New(slog.NewTextHandler(&logs, nil))
 			svc := allServices(t)
-			svc.Search = recalltest.PanicSearcher{Searcher: svc.Search}
-			svc.Context = panicContext{}
+			svc.searcher = recalltest.PanicSearcher{Searcher: svc.Searcher()}
+			svc.contexts = panicContext{}
 			var cs *sdk.ClientSession
 			if transport == "stdio" {
 				cs = connect(t, svc, log)

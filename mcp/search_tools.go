@@ -80,7 +80,7 @@ func (t *tools) search(ctx context.Context, _ *sdk.CallToolRequest, in searchIn)
 	if err != nil {
 		return nil, searchOut{}, t.fail(ctx, "memory_search", err, "")
 	}
-	hits, err := t.svc.Search.Search(ctx, recall.SearchQuery{Text: in.Query, Filter: f, Limit: clamp(in.Limit, 10, 50), Now: t.now()})
+	hits, err := t.eng.Search(ctx, recall.SearchQuery{Text: in.Query, Filter: f, Limit: clamp(in.Limit, 10, 50), Now: t.now()})
 	if err != nil {
 		return nil, searchOut{}, t.fail(ctx, "memory_search", err, "")
 	}
@@ -107,7 +107,7 @@ func (t *tools) list(ctx context.Context, _ *sdk.CallToolRequest, in listIn) (*s
 		return nil, listOut{}, t.fail(ctx, "memory_list", err, "")
 	}
 	f.Limit, f.Offset = clamp(in.Limit, 20, 100), in.Offset
-	ms, total, err := t.svc.Memories.FindMemories(ctx, f)
+	ms, total, err := t.eng.List(ctx, f)
 	if err != nil {
 		return nil, listOut{}, t.fail(ctx, "memory_list", err, "")
 	}

@@ -32,59 +32,48 @@ type Options struct {
 
 // tools holds what every handler needs.
 type tools struct {
-	svc recall.Services
+	eng Engine
 	opt Options
 	log *slog.Logger
 }
 
-// NewServer returns an MCP server with a tool for each service in svc. A
-// nil service leaves its tools out, and the server's instructions say
-// which capabilities are missing.
-func NewServer(svc recall.Services, opt Options) *sdk.Server {
+// NewServer returns an MCP server with a tool for every use case of eng
+// that an agent may call.
+func NewServer(eng Engine, opt Options) *sdk.Server {
 	if opt.Budget <= 0 {
 		opt.Budget = DefaultBudget
 	}
 	if opt.Version == "" {
 		opt.Version = "dev"
 	}
-	t := &tools{svc: svc, opt: opt, log: opt.Logger}
+	t := &tools{eng: eng, opt: opt, log: opt.Logger}
 	if t.log == nil {
 		t.log = slog.New(slog.DiscardHandler)
 	}
 	s := sdk.NewServer(&sdk.Implementation{Name: "recall", Title: "recall memory", Version: opt.Version},
-		&sdk.ServerOptions{Instructions: instructions(svc), Logger: t.log, Capabilities: &sdk.ServerCapabilities{}})
+		&sdk.ServerOptions{Instructions: instructions(), Logger: t.log, Capabilities: &sdk.ServerCapabilities{}})
 	s.AddReceivingMiddleware(recoverPanics(t.log))
-	if svc.Memories != nil {
-		t.addMemoryTools(s)
-	}
-	if svc.Search != nil {
-		t.addSearchTool(s)
-	}
-	if svc.Context != nil {
-		t.addContextTools(s)
-	}
-	if svc.Sessions != nil {
-		t.addSessionTools(s)
-	}
-	if svc.Maintainer != nil {
-		t.addMaintainTool(s)
-	}
-	if svc.Observations != nil {
-		t.addObservationTools(s)
-	}
+	t.addMemoryTools(s)
+	t.addVersionTools(s)
+	t.addEntryTools(s)
+	t.addSearchTool(s)
+	t.addContextTools(s)
+	t.addSessionTools(s)
+	t.addMaintainTool(s)
+	t.addProjectTools(s)
+	t.addObservationTools(s)
+	t.addStoreTools(s)
 	return s
 }
 
-// instructions tell the model how to use the tools and what is missing.
-func instructions(svc recall.Services) string {
+// instructions tell the model how to use the tools.
+func instructions() string {
 	var b strings.Builder
 	b.WriteString("recall is your long-term memory for this user and project. ")
 	b.WriteString("Before answering questions about earlier work, preferences or decisions, call memory_search (or memory_context for a packed summary). ")
 	b.WriteString("Store durable facts, decisions and preferences with memory_put; results are compact, so call memory_get for the full text. ")
-	b.WriteString("Ids look like tr0123456789; a key (a slug) works wherever an id does.")
-	if missing := svc.Missing(); len(missing) > 0 {
-		b.WriteString(" Not available on this server: " + strings.Join(missing, ", ") + " (their tools are left out).")
-	}
+	b.WriteString("Ids look like tr0123456789; a key (a slug) works wherever an id does. ")
+	b.WriteString("The store_* and maintain_* tools are upkeep the user asks for; store_purge deletes for good and needs confirm.")
 	return b.String()
 }
 

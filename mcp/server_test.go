@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
 	"strings"
 	"testing"
@@ -12,16 +13,15 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
+	"github.com/recall-mem/recall/engine/enginetest"
+	"github.com/recall-mem/recall/hashing"
 	"github.com/recall-mem/recall/mcp"
-	"github.com/recall-mem/recall/rank"
 	"github.com/recall-mem/recall/sqlite"
 	"github.com/recall-mem/recall/sqlite/sqlitetest"
 )
 
 var clock = sqlitetest.Clock
-
-// openDB opens a real store that checks its integrity when the test ends.
-func openDB(tb testing.TB) *sqlite.DB { return sqlitetest.MustOpenDB(tb) }
 
 // Fakes for the services that live on other branches.
 type fakeContext struct{ last recall.ContextRequest }
@@ -52,34 +52,84 @@ func (f *fakeSessions) EndSession(_ context.Context, end recall.SessionEnd) (*re
 
 func (f *fakeSessions) FindSessions(context.Context, int) ([]*recall.Session, error) { return nil, nil }
 
-type fakeMaintainer struct{}
-
-func (fakeMaintainer) Plan(context.Context) (*recall.MaintainPlan, error) {
-	return &recall.MaintainPlan{WorkingWords: 1800, Target: 1500, PressureCandidates: []recall.MaintainCandidate{{ID: "tr00000000aa", Text: "old note", Action: "demote"}}}, nil
+// testEngine is a real engine on a new store (a project store, so the
+// managed files live in the test's directory) with use cases a test may
+// replace: each override is used when set.
+type testEngine struct {
+	*engine.Engine
+	contexts recall.ContextBuilder
+	sessions recall.SessionService
+	plan     *recall.MaintainPlan
+	searcher recall.Searcher
+	getErr   error // Get fails with it
 }
 
-// brokenMemories fails every call with an internal error whose text must
-// never reach the model.
-type brokenMemories struct{ recall.MemoryService }
-
-func (brokenMemories) FindMemory(context.Context, string, string) (*recall.Memory, error) {
-	return nil, errors.New("disk I/O error at /secret/path/recall.db")
+func (e *testEngine) Context(ctx context.Context, req recall.ContextRequest) (*recall.ContextPack, error) {
+	if e.contexts != nil {
+		return e.contexts.BuildContext(ctx, req)
+	}
+	return e.Engine.Context(ctx, req)
 }
 
-// allServices is the real SQLite services plus fakes for the rest.
-func allServices(t *testing.T) recall.Services {
-	db := openDB(t)
-	mem := sqlite.NewMemoryService(db)
-	return recall.Services{Memories: mem, Search: mem, Observations: sqlite.NewObservationService(db),
-		Context: &fakeContext{}, Sessions: &fakeSessions{}, Maintainer: fakeMaintainer{}}
+func (e *testEngine) StartSession(ctx context.Context, s *recall.Session) (*recall.SessionStartReport, error) {
+	if e.sessions != nil {
+		return e.sessions.StartSession(ctx, s)
+	}
+	return e.Engine.StartSession(ctx, s)
 }
 
-// connect runs a server over svc on in-memory transports and returns a
+func (e *testEngine) EndSession(ctx context.Context, end recall.SessionEnd) (*recall.Session, error) {
+	if e.sessions != nil {
+		return e.sessions.EndSession(ctx, end)
+	}
+	return e.Engine.EndSession(ctx, end)
+}
+
+func (e *testEngine) PlanMaintenance(ctx context.Context, root string, now time.Time) (*recall.MaintainPlan, error) {
+	if e.plan != nil {
+		return e.plan, nil
+	}
+	return e.Engine.PlanMaintenance(ctx, root, now)
+}
+
+func (e *testEngine) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.SearchHit, error) {
+	if e.searcher != nil {
+		return e.searcher.Search(ctx, q)
+	}
+	return e.Engine.Search(ctx, q)
+}
+
+func (e *testEngine) Get(ctx context.Context, ref, collection string) (*recall.Memory, error) {
+	if e.getErr != nil {
+		return nil, e.getErr
+	}
+	return e.Engine.Get(ctx, ref, collection)
+}
+
+// newEngine opens a real engine (SQLite, full-text search only: no embedder) on a project
+// store in a new directory and checks the store's integrity at the end.
+func newEngine(t testing.TB) *testEngine {
+	t.Helper()
+	parts := engine.Parts{Backend: sqlite.Backend{},
+		NewEmbedder: func(engine.RetrievalConfig) (recall.Embedder, bool, error) { return hashing.None{}, true, nil }}
+	return &testEngine{Engine: enginetest.Open(t, parts, io.Discard)}
+}
+
+// allServices is a real engine with fakes for the context builder, the
+// sessions and the maintenance plan, whose results the tests check.
+func allServices(t *testing.T) *testEngine {
+	e := newEngine(t)
+	e.contexts, e.sessions = &fakeContext{}, &fakeSessions{}
+	e.plan = &recall.MaintainPlan{WorkingWords: 1800, Target: 1500, PressureCandidates: []recall.MaintainCandidate{{ID: "tr00000000aa", Text: "old note", Action: "demote"}}}
+	return e
+}
+
+// connect runs a server over eng on in-memory transports and returns a
 // connected client session.
-func connect(t *testing.T, svc recall.Services, log *slog.Logger) *sdk.ClientSession {
+func connect(t *testing.T, eng mcp.Engine, log *slog.Logger) *sdk.ClientSession {
 	t.Helper()
 	ctx := context.Background()
-	server := mcp.NewServer(svc, mcp.Options{Version: "test", Logger: log, Now: func() time.Time { return clock }})
+	server := mcp.NewServer(eng, mcp.Options{Version: "test", Logger: log, Now: func() time.Time { return clock }})
 	ct, st := sdk.NewInMemoryTransports()
 	ss, err := server.Connect(ctx, st, nil)
 	if err != nil {
@@ -137,9 +187,28 @@ func text(res *sdk.CallToolResult) string {
 }
 
 var allTools = []string{
-	"maintain_plan", "memory_context", "memory_delete", "memory_get", "memory_history", "memory_list", "memory_pin",
-	"memory_put", "memory_search", "memory_update", "observation_record", "observation_search", "observation_timeline",
-	"session_end", "session_start",
+	"maintain_apply", "maintain_plan", "maintain_sync", "maintain_sync_plan",
+	"memory_archive", "memory_context", "memory_delete", "memory_demote", "memory_diff", "memory_export", "memory_get",
+	"memory_history", "memory_import", "memory_list", "memory_pin", "memory_put", "memory_restore", "memory_review",
+	"memory_search", "memory_snooze", "memory_supersede", "memory_update",
+	"observation_record", "observation_search", "observation_timeline", "rollup_run",
+	"session_end", "session_list", "session_start",
+	"store_backup", "store_doctor", "store_purge", "store_purge_plan", "store_reindex_status", "store_stats", "store_sweep", "store_tiers",
+}
+
+// readOnlyTools change nothing; every other tool says whether it is
+// destructive.
+var readOnlyTools = map[string]bool{
+	"maintain_plan": true, "maintain_sync_plan": true, "memory_context": true, "memory_diff": true, "memory_export": true,
+	"memory_get": true, "memory_history": true, "memory_list": true, "memory_search": true,
+	"observation_search": true, "observation_timeline": true, "session_list": true,
+	"store_doctor": true, "store_purge_plan": true, "store_reindex_status": true, "store_stats": true, "store_tiers": true,
+}
+
+// destructiveTools may destroy or overwrite what the user has.
+var destructiveTools = map[string]bool{
+	"maintain_apply": true, "maintain_sync": true, "memory_delete": true, "memory_import": true, "memory_restore": true,
+	"memory_update": true, "store_purge": true, "store_sweep": true,
 }
 
 func TestServer_Tools(t *testing.T) {
@@ -157,13 +226,12 @@ func TestServer_Tools(t *testing.T) {
 				t.Errorf("%s: description, annotations and schemas are required: %+v", tool.Name, tool)
 				continue
 			}
-			readOnly := strings.HasSuffix(tool.Name, "_get") || strings.HasSuffix(tool.Name, "_search") || strings.HasSuffix(tool.Name, "_list") ||
-				strings.HasSuffix(tool.Name, "_history") || strings.HasSuffix(tool.Name, "_timeline") || tool.Name == "memory_context" || tool.Name == "maintain_plan"
+			readOnly := readOnlyTools[tool.Name]
 			if tool.Annotations.ReadOnlyHint != readOnly {
 				t.Errorf("%s: readOnlyHint = %v", tool.Name, tool.Annotations.ReadOnlyHint)
 			}
-			if !readOnly && tool.Annotations.DestructiveHint == nil {
-				t.Errorf("%s: a writing tool must say whether it is destructive", tool.Name)
+			if !readOnly && (tool.Annotations.DestructiveHint == nil || *tool.Annotations.DestructiveHint != destructiveTools[tool.Name]) {
+				t.Errorf("%s: destructiveHint %v, want %v", tool.Name, tool.Annotations.DestructiveHint, destructiveTools[tool.Name])
 			}
 		}
 		if strings.Join(names, " ") != strings.Join(allTools, " ") {
@@ -173,36 +241,12 @@ func TestServer_Tools(t *testing.T) {
 			t.Fatalf("instructions claim something is missing: %s", cs.InitializeResult().Instructions)
 		}
 	})
-	t.Run("MissingServicesLeftOut", func(t *testing.T) {
-		db := openDB(t)
-		mem := sqlite.NewMemoryService(db)
-		cs := connect(t, recall.Services{Memories: mem, Search: mem}, nil)
-		res, err := cs.ListTools(ctx, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, tool := range res.Tools {
-			if !strings.HasPrefix(tool.Name, "memory_") || tool.Name == "memory_context" {
-				t.Errorf("tool %s registered without its service", tool.Name)
-			}
-		}
-		if len(res.Tools) != 8 {
-			t.Errorf("%d tools, want the 8 memory tools", len(res.Tools))
-		}
-		if got := cs.InitializeResult().Instructions; !strings.Contains(got, "Not available on this server: observations, context, sessions, maintain") {
-			t.Fatalf("instructions do not say what is missing: %s", got)
-		}
-		if _, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "memory_context"}); err == nil {
-			t.Fatal("calling a tool that is not registered must fail")
-		}
-	})
 }
 
 // TestServer_SearchContext: with the ranking searcher, the turn recorded
 // after a matching turn is shown under its hit, never as a hit.
 func TestServer_SearchContext(t *testing.T) {
-	mem := sqlite.NewMemoryService(openDB(t))
-	cs := connect(t, recall.Services{Memories: mem, Search: &rank.Searcher{Text: mem, Memories: mem, Neighbors: mem}}, nil)
+	cs := connect(t, newEngine(t), nil)
 	for _, c := range []string{"Ana: where did you end up moving?", "Ben: Lisbon, near the river."} {
 		callOK(t, cs, "memory_put", map[string]any{"content": c, "type": "dialog"}, nil)
 	}
@@ -377,8 +421,8 @@ func TestServer_Errors(t *testing.T) {
 		}
 	}
 	t.Run("InternalNotLeaked", func(t *testing.T) {
-		broken := svc
-		broken.Memories = brokenMemories{svc.Memories}
+		broken := newEngine(t)
+		broken.getErr = errors.New("disk I/O error at /secret/path/recall.db")
 		cs := connect(t, broken, slog.New(slog.NewTextHandler(&logs, nil)))
 		msg := callErr(t, cs, "memory_get", map[string]any{"id": "k"})
 		if strings.Contains(msg, "secret") || !strings.HasPrefix(msg, "internal: ") {
@@ -407,7 +451,7 @@ func TestServer_ContextSessionMaintain(t *testing.T) {
 		if out.Budget != mcp.DefaultBudget || out.Sections[0].IDs[0] != "tr00000000aa" || text(res) != out.Text || !strings.Contains(out.Text, "staging") {
 			t.Fatalf("context %+v / %q", out, text(res))
 		}
-		if got := svc.Context.(*fakeContext).last; got.Query != "deploy" || !got.Now.Equal(clock) {
+		if got := svc.contexts.(*fakeContext).last; got.Query != "deploy" || !got.Now.Equal(clock) {
 			t.Fatalf("request %+v", got)
 		}
 	})
@@ -425,7 +469,7 @@ func TestServer_ContextSessionMaintain(t *testing.T) {
 		}
 		var s recall.Session
 		callOK(t, cs, "session_end", map[string]any{"id": "s-1", "summary": "Fixed the build.", "pin": "Build rule"}, &s)
-		if s.Summary != "Fixed the build." || svc.Sessions.(*fakeSessions).ended[0].Pin != "Build rule" {
+		if s.Summary != "Fixed the build." || svc.sessions.(*fakeSessions).ended[0].Pin != "Build rule" {
 			t.Fatalf("session %+v", s)
 		}
 	})
@@ -479,7 +523,7 @@ func (emptyContext) BuildContext(_ context.Context, req recall.ContextRequest) (
 func TestServer_EmptyResources(t *testing.T) {
 	ctx := context.Background()
 	svc := allServices(t)
-	svc.Context = emptyContext{}
+	svc.contexts = emptyContext{}
 	cs := connect(t, svc, nil)
 	list, err := cs.ListResources(ctx, nil)
 	if err != nil || len(list.Resources) == 0 {

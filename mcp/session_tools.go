@@ -34,7 +34,7 @@ func (t *tools) sessionStart(ctx context.Context, req *sdk.CallToolRequest, in s
 	if agent == "" {
 		agent = clientName(req)
 	}
-	rep, err := t.svc.Sessions.StartSession(ctx, &recall.Session{ID: in.ID, Project: in.Project, Agent: agent, StartedAt: t.now().UTC()})
+	rep, err := t.eng.StartSession(ctx, &recall.Session{ID: in.ID, Project: in.Project, Agent: agent, StartedAt: t.now().UTC()})
 	if err != nil {
 		return nil, nil, t.fail(ctx, "session_start", err, "")
 	}
@@ -42,7 +42,7 @@ func (t *tools) sessionStart(ctx context.Context, req *sdk.CallToolRequest, in s
 }
 
 func (t *tools) sessionEnd(ctx context.Context, _ *sdk.CallToolRequest, in sessionEndIn) (*sdk.CallToolResult, *recall.Session, error) {
-	s, err := t.svc.Sessions.EndSession(ctx, recall.SessionEnd{ID: in.ID, Summary: in.Summary, Learned: in.Learned, Pin: in.Pin})
+	s, err := t.eng.EndSession(ctx, recall.SessionEnd{ID: in.ID, Summary: in.Summary, Learned: in.Learned, Pin: in.Pin})
 	if err != nil {
 		return nil, nil, t.fail(ctx, "session_end", err, findSessionHint)
 	}
@@ -55,7 +55,7 @@ func (t *tools) addMaintainTool(s *sdk.Server) {
 }
 
 func (t *tools) maintainPlan(ctx context.Context, _ *sdk.CallToolRequest, _ noArgs) (*sdk.CallToolResult, *recall.MaintainPlan, error) {
-	plan, err := t.svc.Maintainer.Plan(ctx)
+	plan, err := t.eng.PlanMaintenance(ctx, "", t.now())
 	if err != nil {
 		return nil, nil, t.fail(ctx, "maintain_plan", err, "")
 	}

@@ -23,7 +23,7 @@ func (a *app) logger() *slog.Logger {
 }
 
 func (a *app) mcpServer(log *slog.Logger) *sdk.Server {
-	return mcp.NewServer(a.eng.Services(), mcp.Options{Version: buildVersion(), Logger: log, Budget: a.eng.Config.Hook.ContextTokens})
+	return mcp.NewServer(a.eng, mcp.Options{Version: buildVersion(), Logger: log, Budget: a.eng.Config.Hook.ContextTokens})
 }
 
 // buildVersion is the module version the binary was built from, or "dev".
@@ -43,10 +43,15 @@ agent that starts recall as its MCP server. stdout carries the protocol only;
 logs go to stderr. The server stops when the agent closes stdin.
 
 Tools: memory_put, memory_get, memory_update, memory_delete, memory_search,
-memory_list, memory_history, memory_pin, observation_record,
-observation_search, observation_timeline, and, where this build has them,
-memory_context, session_start, session_end and maintain_plan. Resource:
-recall://context (the current context pack).
+memory_list, memory_history, memory_diff, memory_restore, memory_import,
+memory_export, memory_context, memory_pin, memory_snooze, memory_demote,
+memory_archive, memory_supersede, memory_review, observation_record,
+observation_search, observation_timeline, session_start, session_end,
+session_list, maintain_plan, maintain_sync_plan, maintain_sync,
+maintain_apply, rollup_run, store_tiers, store_purge_plan, store_purge,
+store_sweep, store_stats, store_reindex_status, store_doctor and
+store_backup: each is the command of the same name, through the same engine
+call. Resource: recall://context (the current context pack).
 
 To share one store among several agents, run 'recall serve' and point them at
 its /mcp endpoint instead.`,
