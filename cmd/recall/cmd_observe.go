@@ -108,7 +108,7 @@ func (a *app) timelineCommand() *cobra.Command {
 			f.Session, f.Project, f.Type = opt("session", session), opt("project", project), opt("type", typ)
 			for name, dst := range map[string]**time.Time{"since": &f.Since, "until": &f.Until} {
 				if v, _ := c.Flags().GetString(name); v != "" {
-					t, err := parseBound(name, v, a.now())
+					t, err := engine.ParseBound(name, v, a.now())
 					if err != nil {
 						return err
 					}
