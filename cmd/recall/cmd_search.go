@@ -71,7 +71,7 @@ newest first. --since and --until filter strictly and take the same words.
 			if observations {
 				// Observations get their own list: not twice.
 				hits = slices.DeleteFunc(hits, func(h *recall.SearchHit) bool { return h.Memory.Collection == rollup.ObservationCollection })
-				if obs, err = a.searchObservations(c.Context(), q.Text, q.Filter.Since, q.Filter.Until, limit); err != nil {
+				if obs, err = a.eng.SearchObservations(c.Context(), q.Text, q.Filter.Since, q.Filter.Until, limit); err != nil {
 					return err
 				}
 			}
