@@ -6,7 +6,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/hook"
 	"github.com/spf13/cobra"
 )
@@ -14,10 +13,7 @@ import (
 // Hook budget: a hook must never hold the agent up. Past [hook]
 // timeout_ms (SessionStart: 5/3 of it, for the heartbeat) the hook gives
 // up, logs why and exits 0.
-const (
-	hookDefaultBudget = 3 * time.Second
-	hookLogFile       = engine.HookLogFile
-)
+const hookDefaultBudget = 3 * time.Second
 
 func (a *app) hookCommand() *cobra.Command {
 	c := &cobra.Command{
