@@ -24,16 +24,7 @@ func anchoredOf(ws *Workspace, p *recall.MaintainPlan) []*recall.Memory {
 
 // Recommended is what --yes applies: demote for pressure, archive for
 // superseded.
-func Recommended(p *recall.MaintainPlan) []maintain.Choice {
-	var out []maintain.Choice
-	for _, c := range p.PressureCandidates {
-		out = append(out, maintain.Choice{ID: c.ID, Action: c.Action})
-	}
-	for _, c := range p.SupersededCandidates {
-		out = append(out, maintain.Choice{ID: c.ID, Action: c.Action})
-	}
-	return out
-}
+func Recommended(p *recall.MaintainPlan) []maintain.Choice { return maintain.Recommended(p) }
 
 // dedupe keeps the first choice for each id.
 func dedupe(cs []maintain.Choice) []maintain.Choice {

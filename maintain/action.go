@@ -155,3 +155,16 @@ func Effect(action string, m *recall.Memory, o Options) (recall.MemoryUpdate, st
 	}
 	return upd, "", nil
 }
+
+// Recommended is what --yes applies: demote for pressure, archive for
+// superseded.
+func Recommended(p *recall.MaintainPlan) []Choice {
+	var out []Choice
+	for _, c := range p.PressureCandidates {
+		out = append(out, Choice{ID: c.ID, Action: c.Action})
+	}
+	for _, c := range p.SupersededCandidates {
+		out = append(out, Choice{ID: c.ID, Action: c.Action})
+	}
+	return out
+}

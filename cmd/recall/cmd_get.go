@@ -1,7 +1,7 @@
 package main
 
 import (
-	"strings"
+	"github.com/recall-mem/recall/engine"
 
 	"github.com/recall-mem/recall"
 	"github.com/spf13/cobra"
@@ -54,7 +54,7 @@ func (a *app) getCommand() *cobra.Command {
 				_, err := a.stdout.Write([]byte(m.Content))
 				return err
 			}
-			_, err = a.stdout.Write([]byte(contextString(m)))
+			_, err = a.stdout.Write([]byte(engine.ContextText(m)))
 			return err
 		},
 	}
@@ -63,38 +63,4 @@ func (a *app) getCommand() *cobra.Command {
 	c.Flags().IntVar(&version, "version", 0, "print version `N` instead of the current one")
 	c.Flags().BoolVar(&jsonOut, "json", false, "shorthand for --format json")
 	return c
-}
-
-// contextString formats a memory for injection into an AI conversation, as
-// seed 002 specifies: heading, id, creation, context, tags, related, a blank
-// line, then the content.
-func contextString(m *recall.Memory) string {
-	title := m.Title
-	if title == "" {
-		title = m.Key
-	}
-	if title == "" {
-		title = m.ID
-	}
-	parts := []string{"# " + title, "ID: " + m.ID}
-	created := "Created: " + stamp(m.CreatedAt)
-	if m.CreatedBy != "" {
-		created += " by " + m.CreatedBy
-	}
-	parts = append(parts, created)
-	if m.Context != "" {
-		parts = append(parts, "Context: "+m.Context)
-	}
-	if len(m.Tags) > 0 {
-		parts = append(parts, "Tags: "+strings.Join(m.Tags, ", "))
-	}
-	if len(m.Related) > 0 {
-		parts = append(parts, "Related: "+strings.Join(m.Related, ", "))
-	}
-	parts = append(parts, "", m.Content)
-	s := strings.Join(parts, "\n")
-	if !strings.HasSuffix(s, "\n") {
-		s += "\n"
-	}
-	return s
 }

@@ -6,8 +6,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/recall-mem/recall"
-	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/hook"
 	"github.com/spf13/cobra"
 )
@@ -15,10 +13,7 @@ import (
 // Hook budget: a hook must never hold the agent up. Past [hook]
 // timeout_ms (SessionStart: 5/3 of it, for the heartbeat) the hook gives
 // up, logs why and exits 0.
-const (
-	hookDefaultBudget = 3 * time.Second
-	hookLogFile       = engine.HookLogFile
-)
+const hookDefaultBudget = 3 * time.Second
 
 func (a *app) hookCommand() *cobra.Command {
 	c := &cobra.Command{
@@ -110,28 +105,12 @@ func (a *app) runClaudeHook(ctx context.Context) {
 
 // hookLog appends one line about a failure to hook.log in the store
 // directory (or the global store when none resolves), rotating it past
-// 1 MiB (engine.AppendHookLog). It never writes to stdout, which belongs to the agent.
-func (a *app) hookLog(p *hook.Payload, err error) {
-	dir := ""
-	if a.eng.Location != nil {
-		dir = a.eng.Location.Dir
-	} else if loc, lerr := engine.ResolveStore(a.eng.StoreFlag, a.eng.GlobalFlag); lerr == nil {
-		dir = loc.Dir
-	}
-	a.writeHookLog(dir, p, err)
-}
+// 1 MiB (engine.AppendHookLog), else to stderr. It never writes to stdout,
+// which belongs to the agent.
+func (a *app) hookLog(p *hook.Payload, err error) { a.writeHookLog(a.eng.HookLogDir(), p, err) }
 
-// writeHookLog appends the line about err to hook.log in dir.
 func (a *app) writeHookLog(dir string, p *hook.Payload, err error) {
-	event := "-"
-	if p != nil {
-		event = p.Event + " " + p.SessionID
-	}
-	line := fmt.Sprintf("%s %s: %v\n", a.now().Format(time.RFC3339), event, err)
-	if recall.ErrorCode(err) != recall.EINTERNAL {
-		line = fmt.Sprintf("%s %s: %s\n", a.now().Format(time.RFC3339), event, recall.ErrorMessage(err))
-	}
-	if dir == "" || engine.AppendHookLog(dir, line) != nil {
+	if line, ok := a.eng.LogHookError(dir, p, err); !ok {
 		fmt.Fprint(a.stderr, "recall hook: "+line)
 	}
 }

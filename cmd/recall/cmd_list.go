@@ -39,7 +39,7 @@ func (f *filterFlags) build(c *cobra.Command) (recall.MemoryFilter, error) {
 		t := true
 		out.Pinned = &t
 	}
-	fields, err := parseFilters(f.filters)
+	fields, err := recall.ParseFieldFilters(f.filters)
 	if err != nil {
 		return out, err
 	}

@@ -175,10 +175,10 @@ func (a *app) runMaintain(c *cobra.Command, f *maintainFlags) error {
 	case f.yes:
 		choices = engine.Recommended(p)
 	case interactive:
-		in := bufio.NewReader(a.stdin)
-		choices = a.askCandidates(in, p)
+		d := &maintain.Dialog{In: bufio.NewReader(a.stdin), Out: a.stdout, Echo: !a.stdinIsTerminal()}
+		choices = d.Candidates(p)
 		maintain.WriteChecks(a.stdout, p)
-		choices = append(choices, a.askFindings(in, p, texts)...)
+		choices = append(choices, d.Findings(p, texts)...)
 	case f.apply == "":
 		maintain.WriteChecks(a.stdout, p)
 		if maintain.CandidateCount(p) > 0 {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"strings"
 	"time"
 
@@ -51,7 +50,7 @@ any word is accepted. --key names what the observation is about (e.g.
 				o.At = t
 			}
 			if meta != "" {
-				m, err := parseMetadata(meta)
+				m, err := engine.ParseMetadata("metadata", meta)
 				if err != nil {
 					return err
 				}
@@ -108,7 +107,7 @@ func (a *app) timelineCommand() *cobra.Command {
 			f.Session, f.Project, f.Type = opt("session", session), opt("project", project), opt("type", typ)
 			for name, dst := range map[string]**time.Time{"since": &f.Since, "until": &f.Until} {
 				if v, _ := c.Flags().GetString(name); v != "" {
-					t, err := parseBound(name, v, a.now())
+					t, err := engine.ParseBound(name, v, a.now())
 					if err != nil {
 						return err
 					}
@@ -170,20 +169,6 @@ func (a *app) importObservations(c *cobra.Command, buf []byte, jsonOut bool) err
 	}
 	fprintf(a.stdout, "Imported %d observations\n", len(obs))
 	return nil
-}
-
-// searchObservations finds the newest observations matching text, at or
-// after since and before until when they are set.
-func (a *app) searchObservations(ctx context.Context, text string, since, until *time.Time, limit int) ([]engine.ObservationJSON, error) {
-	obs, _, err := a.eng.Timeline(ctx, recall.ObservationFilter{Search: text, Since: since, Until: until, Desc: true, Limit: limit})
-	if err != nil {
-		return nil, err
-	}
-	out := make([]engine.ObservationJSON, 0, len(obs))
-	for _, o := range obs {
-		out = append(out, engine.ToObservationJSON(o))
-	}
-	return out, nil
 }
 
 // printObservations prints matching observations as a table, newest first.

@@ -5,47 +5,12 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/rollup"
 	"github.com/spf13/cobra"
 )
-
-// hitJSON is a compact search hit: enough to choose, with get for the rest.
-type hitJSON struct {
-	ID         string             `json:"id"`
-	Key        string             `json:"key,omitempty"`
-	Collection string             `json:"collection"`
-	Type       string             `json:"type,omitempty"`
-	Title      string             `json:"title,omitempty"`
-	Tier       string             `json:"tier"`
-	Score      float64            `json:"score"`
-	Snippet    string             `json:"snippet,omitempty"`
-	OccurredAt time.Time          `json:"occurred_at"`
-	Explain    *recall.HitExplain `json:"explain,omitempty"`
-	// Context is the memories shown under the hit (the turns around it),
-	// which matched nothing themselves.
-	Context []hitJSON `json:"context,omitempty"`
-	// Sources, for a rollup, are the entries it summarises ("kind:id").
-	Sources []string `json:"sources,omitempty"`
-}
-
-func newHitJSON(h *recall.SearchHit) hitJSON {
-	m := h.Memory
-	out := hitJSON{ID: m.ID, Key: m.Key, Collection: m.Collection, Type: m.Type, Title: m.Title,
-		Tier: m.Tier, Score: h.Score, Snippet: h.Snippet, OccurredAt: m.OccurredAt, Explain: h.Explain}
-	for _, c := range h.Context {
-		out.Context = append(out.Context, newHitJSON(c))
-	}
-	if h.Rollup != nil {
-		for _, src := range h.Rollup.Sources {
-			out.Sources = append(out.Sources, src.Kind+":"+src.ID)
-		}
-	}
-	return out
-}
 
 func (a *app) searchCommand() *cobra.Command {
 	var ff filterFlags
@@ -92,7 +57,7 @@ newest first. --since and --until filter strictly and take the same words.
 			default:
 				return usagef("invalid --mode %q: use hybrid, bm25 or vector", mode)
 			}
-			if err := searchTimes(&q, since, until, now, asOf); err != nil {
+			if err := engine.ApplySearchTimes(&q, since, until, now, asOf); err != nil {
 				return err
 			}
 			if err := a.open(c.Context()); err != nil {
@@ -106,14 +71,14 @@ newest first. --since and --until filter strictly and take the same words.
 			if observations {
 				// Observations get their own list: not twice.
 				hits = slices.DeleteFunc(hits, func(h *recall.SearchHit) bool { return h.Memory.Collection == rollup.ObservationCollection })
-				if obs, err = a.searchObservations(c.Context(), q.Text, q.Filter.Since, q.Filter.Until, limit); err != nil {
+				if obs, err = a.eng.SearchObservations(c.Context(), q.Text, q.Filter.Since, q.Filter.Until, limit); err != nil {
 					return err
 				}
 			}
 			if jsonOut {
-				out := make([]hitJSON, 0, len(hits))
+				out := make([]engine.HitJSON, 0, len(hits))
 				for _, h := range hits {
-					out = append(out, newHitJSON(h))
+					out = append(out, engine.ToHitJSON(h))
 				}
 				if observations {
 					return writeJSON(a.stdout, map[string]any{"memories": out, "observations": obs})
@@ -162,48 +127,6 @@ newest first. --since and --until filter strictly and take the same words.
 	c.Flags().StringVar(&now, "now", "", "reference `TIME` for time words in the query (default now)")
 	c.Flags().StringVar(&asOf, "as-of", "", "answer from memory as it was at `TIME`")
 	return c
-}
-
-// searchTimes applies the time flags to q. --since and --until read
-// time words relative to --now (default the clock) as the query does.
-func searchTimes(q *recall.SearchQuery, since, until, now, asOf string) error {
-	parse := func(flag, v string) (*time.Time, error) {
-		if v == "" {
-			return nil, nil
-		}
-		t, err := engine.ParseTime(flag, v)
-		return &t, err
-	}
-	if n, err := parse("now", now); err != nil {
-		return err
-	} else if n != nil {
-		q.Now = *n
-	}
-	ref := q.Now
-	if ref.IsZero() {
-		ref = time.Now().UTC()
-	}
-	for _, b := range []struct {
-		flag, v string
-		dst     **time.Time
-	}{{"since", since, &q.Filter.Since}, {"until", until, &q.Filter.Until}} {
-		if b.v == "" {
-			continue
-		}
-		t, err := parseBound(b.flag, b.v, ref)
-		if err != nil {
-			return err
-		}
-		*b.dst = &t
-	}
-	var err error
-	if q.AsOf, err = parse("as-of", asOf); err != nil {
-		return err
-	}
-	if q.Filter.Since != nil && q.Filter.Until != nil && !q.Filter.Since.Before(*q.Filter.Until) {
-		return usagef("--since must be before --until")
-	}
-	return nil
 }
 
 // hitText is a hit's title and snippet, for one table row.

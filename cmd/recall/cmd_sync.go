@@ -26,31 +26,9 @@ Run it before 'recall maintain', which refuses to run on untagged entries.`,
   recall init-ids --root ~/src/project --json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			ws, err := a.eng.OpenWorkspace(c.Context(), root)
+			out, err := a.eng.InitIDs(c.Context(), root)
 			if err != nil {
 				return err
-			}
-			defer ws.Close()
-			set := ws.Set
-			missing := set.Untagged()
-			engine.TagUntagged(set)
-			if _, err := set.Write(); err != nil {
-				return err
-			}
-			type tagged struct {
-				File string `json:"file"`
-				Line int    `json:"line"`
-				ID   string `json:"id"`
-				Text string `json:"text"`
-			}
-			out := []tagged{}
-			byLine := map[markdown.Location]string{}
-			for _, e := range set.Entries() {
-				byLine[markdown.Location{File: e.File, Line: e.Line}] = e.ID
-			}
-			for _, loc := range missing {
-				id := byLine[markdown.Location{File: loc.File, Line: loc.Line}]
-				out = append(out, tagged{loc.File, loc.Line, id, loc.Item.Text})
 			}
 			if jsonOut {
 				return writeJSON(a.stdout, map[string]any{"tagged": len(out), "entries": out})

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/markdown"
 	"github.com/spf13/cobra"
 )
@@ -43,7 +44,7 @@ func (a *app) updateCommand() *cobra.Command {
 				return usagef("--merge-tags needs --tags")
 			}
 			if c.Flags().Changed("metadata") {
-				raw, err := parseMetadata(metadata)
+				raw, err := engine.ParseMetadata("metadata", metadata)
 				if err != nil {
 					return err
 				}

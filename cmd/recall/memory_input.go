@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/markdown"
@@ -37,15 +35,6 @@ func (f *memoryFlags) register(c *cobra.Command) {
 	fl.Float64Var(&f.confidence, "confidence", 0, "confidence from 0 to 1 (default 1)")
 	fl.BoolVar(&f.pin, "pin", false, "pin as core memory (never evicted)")
 	fl.StringArrayVar(&f.anchors, "anchor", nil, "anchor to file `PATH` (repeatable): maintain flags the memory when the file changes")
-}
-
-// parseMetadata checks that s is a JSON object.
-func parseMetadata(s string) (json.RawMessage, error) {
-	var obj map[string]any
-	if err := json.Unmarshal([]byte(s), &obj); err != nil || obj == nil {
-		return nil, recall.Errorf(recall.EINVALID, "--metadata must be a JSON object, like '{\"source\": \"web\"}'.")
-	}
-	return json.RawMessage(s), nil
 }
 
 // buildMemory makes a memory from a document (frontmatter and body) and
@@ -90,15 +79,10 @@ func buildMemory(doc []byte, f *memoryFlags, c *cobra.Command) (*recall.Memory, 
 		m.OccurredAt = t
 	}
 	if c.Flags().Changed("metadata") {
-		if m.Metadata, err = parseMetadata(f.metadata); err != nil {
+		if m.Metadata, err = engine.ParseMetadata("metadata", f.metadata); err != nil {
 			return nil, err
 		}
 	}
 	engine.FillMemoryDefaults(m)
 	return m, nil
-}
-
-// parseFilters reads repeated --filter field=v1,v2 flags.
-func parseFilters(flags []string) (map[string][]string, error) {
-	return recall.ParseFieldFilters(flags)
 }
