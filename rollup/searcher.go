@@ -99,6 +99,7 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 	hits = newestPerKey(hits)
 	hits = onePerEntry(hits, in)
 	hits = dropOutdated(hits, base)
+	base = dropSuperseded(base, hits)
 	obs, err := s.observations(ctx, recall.ObservationFilter{Search: in.Text, Since: f.Since, Until: f.Until, Project: q.Filter.Project}, in.Text, now, intent, limit, q.Explain)
 	if err != nil {
 		return nil, err
@@ -292,6 +293,35 @@ func dropOutdated(hits []recall.RollupHit, base []*recall.SearchHit) []recall.Ro
 	for _, h := range hits {
 		if t, ok := newest[[2]string{h.Rollup.MemoryType, h.Rollup.Key}]; ok && t.After(h.Rollup.LatestAt) {
 			continue
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+// dropSuperseded drops the compacted raw entries that a keyed rollup
+// among hits has since overtaken: the rollup shows the entry's current
+// value and names its sources, so an older value listed beside it would
+// read as current. A compacted entry that says what the rollup says, or
+// whose rollup is not among the hits, stays: it is the evidence itself.
+func dropSuperseded(base []*recall.SearchHit, hits []recall.RollupHit) []*recall.SearchHit {
+	current := map[[2]string]*recall.Rollup{}
+	for _, h := range hits {
+		if h.Rollup.Key != "" {
+			current[[2]string{h.Rollup.MemoryType, h.Rollup.Key}] = h.Rollup
+		}
+	}
+	if len(current) == 0 {
+		return base
+	}
+	out := base[:0:0]
+	for _, h := range base {
+		m := h.Memory
+		if m != nil && h.Rollup == nil && m.Status == recall.StatusCompacted {
+			r := current[[2]string{groupType(m.Type), recall.Slugify(m.Title)}]
+			if r != nil && r.LatestAt.After(m.OccurredAt) && r.Value != Normalize(m.Content) {
+				continue
+			}
 		}
 		out = append(out, h)
 	}
