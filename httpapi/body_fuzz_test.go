@@ -10,7 +10,6 @@ import (
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/httpapi"
-	"github.com/recall-mem/recall/sqlite"
 )
 
 // bodyRoutes are the routes that decode a JSON body (import has its own
@@ -37,12 +36,9 @@ func FuzzRequestBody(f *testing.F) {
 			f.Add(uint8(i), []byte(s))
 		}
 	}
-	db := openDB(f)
-	svc := sqliteServices(db)
-	svc.Context = &fakeContext{}
-	svc.Sessions = sqlite.NewSessionService(db)
-	h := (&httpapi.Server{Services: svc, Loopback: true}).Handler()
-	res, err := svc.Memories.PutMemory(context.Background(), &recall.Memory{Content: "target of PATCH and restore"})
+	eng := openEngine(f)
+	h := (&httpapi.Server{Engine: eng, Loopback: true}).Handler()
+	res, err := eng.Put(context.Background(), &recall.Memory{Content: "target of PATCH and restore"})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -104,7 +104,7 @@ finish. Logs go to stderr.`,
 			}
 			log := a.logger()
 			defer a.eng.StartBackground(c.Context())()
-			srv := &httpapi.Server{Services: a.eng.Services(), Token: token, Loopback: loopback, Logger: log,
+			srv := &httpapi.Server{Engine: a.eng, Token: token, Loopback: loopback, Logger: log,
 				MCP: mcp.HTTPHandler(a.mcpServer(log), log)}
 			fprintf(a.stderr, "recall: serving %s on http://%s (REST /v1/, MCP /mcp); Ctrl-C stops\n", a.eng.Location.Dir, ln.Addr())
 			if err := srv.Serve(c.Context(), ln); err != nil {
