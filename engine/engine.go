@@ -87,10 +87,12 @@ func (e *Engine) Open(ctx context.Context) error {
 // exist yet (with a .gitignore that keeps it out of git): for init and
 // the use cases that add data.
 func (e *Engine) OpenForWrite(ctx context.Context) error {
-	e.creates = true
+	// An open engine is shared by a server's concurrent requests, which
+	// call this through OpenWorkspace: it must not write a field then.
 	if e.Store != nil {
 		return nil
 	}
+	e.creates = true
 	loc, err := ResolveStore(e.StoreFlag, e.GlobalFlag)
 	if err != nil {
 		return err
