@@ -14,6 +14,15 @@ import (
 // the workspace, rollups, forgetting and the store's upkeep. Each method
 // is one route and mirrors the engine method of the same name.
 
+// fetch does one request and returns its decoded answer.
+func fetch[T any](ctx context.Context, c *Client, method, path string, body any) (*T, error) {
+	var out T
+	if err := c.do(ctx, method, path, nil, body, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
 // Diff returns the unified diff between versions from and to of the
 // memory ref; 0 means the server's default (to the current version, from
 // the one before to).
@@ -34,48 +43,28 @@ func (c *Client) Diff(ctx context.Context, ref string, from, to int) (string, er
 // archive, supersede, review) on the memory ref; days is the snooze length
 // (0: the default).
 func (c *Client) Act(ctx context.Context, ref, action string, days int) (*engine.Applied, error) {
-	var out engine.Applied
-	if err := c.do(ctx, "POST", memoryPath(ref, "/"+action), nil, actionBody{Days: days}, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return fetch[engine.Applied](ctx, c, "POST", memoryPath(ref, "/"+action), actionBody{Days: days})
 }
 
 // PlanSync says what Sync would change, writing nothing.
 func (c *Client) PlanSync(ctx context.Context) (*engine.SyncReport, error) {
-	var out engine.SyncReport
-	if err := c.do(ctx, "GET", "/v1/sync/plan", nil, nil, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return fetch[engine.SyncReport](ctx, c, "GET", "/v1/sync/plan", nil)
 }
 
 // Sync reconciles the server's project files and its store.
 func (c *Client) Sync(ctx context.Context) (*engine.SyncReport, error) {
-	var out engine.SyncReport
-	if err := c.do(ctx, "POST", "/v1/sync", nil, syncBody{}, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return fetch[engine.SyncReport](ctx, c, "POST", "/v1/sync", syncBody{})
 }
 
 // ApplyMaintenance syncs, plans and applies req on the server's project.
 func (c *Client) ApplyMaintenance(ctx context.Context, req engine.MaintainRequest) (*engine.MaintainResult, error) {
-	var out engine.MaintainResult
-	if err := c.do(ctx, "POST", "/v1/maintain/apply", nil, req, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return fetch[engine.MaintainResult](ctx, c, "POST", "/v1/maintain/apply", req)
 }
 
 // RunRollups rolls raw entries up into the time tiers (or, with dryRun,
 // says what it would write).
 func (c *Client) RunRollups(ctx context.Context, dryRun bool) (*recall.RollupReport, error) {
-	var out recall.RollupReport
-	if err := c.do(ctx, "POST", "/v1/rollups/run", nil, rollupBody{DryRun: dryRun}, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return fetch[recall.RollupReport](ctx, c, "POST", "/v1/rollups/run", rollupBody{DryRun: dryRun})
 }
 
 // Tiers counts raw entries and rollups per tier.
@@ -100,50 +89,30 @@ func purgeBodyFrom(cr recall.PurgeCriteria) purgeBody {
 func (c *Client) PlanPurge(ctx context.Context, cr recall.PurgeCriteria, sample int) (*recall.PurgeReport, error) {
 	b := purgeBodyFrom(cr)
 	b.DryRun, b.Sample = true, sample
-	var out recall.PurgeReport
-	if err := c.do(ctx, "POST", "/v1/purge", nil, b, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return fetch[recall.PurgeReport](ctx, c, "POST", "/v1/purge", b)
 }
 
 // Purge deletes what cr matches, for good.
 func (c *Client) Purge(ctx context.Context, cr recall.PurgeCriteria) (*recall.PurgeReport, error) {
 	b := purgeBodyFrom(cr)
 	b.Confirm = true
-	var out recall.PurgeReport
-	if err := c.do(ctx, "POST", "/v1/purge", nil, b, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return fetch[recall.PurgeReport](ctx, c, "POST", "/v1/purge", b)
 }
 
 // Sweep applies the server's retention policy now (with dryRun, only
 // counts).
 func (c *Client) Sweep(ctx context.Context, dryRun bool) (*recall.SweepReport, error) {
-	var out recall.SweepReport
-	if err := c.do(ctx, "POST", "/v1/sweep", nil, sweepBody{DryRun: dryRun}, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return fetch[recall.SweepReport](ctx, c, "POST", "/v1/sweep", sweepBody{DryRun: dryRun})
 }
 
 // Stats counts the store's rows and measures its files.
 func (c *Client) Stats(ctx context.Context) (*recall.StoreStats, error) {
-	var out recall.StoreStats
-	if err := c.do(ctx, "GET", "/v1/stats", nil, nil, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return fetch[recall.StoreStats](ctx, c, "GET", "/v1/stats", nil)
 }
 
 // ReindexStatus reports the embedding coverage and the queue.
 func (c *Client) ReindexStatus(ctx context.Context) (*recall.VectorStats, error) {
-	var out recall.VectorStats
-	if err := c.do(ctx, "GET", "/v1/reindex/status", nil, nil, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return fetch[recall.VectorStats](ctx, c, "GET", "/v1/reindex/status", nil)
 }
 
 // Doctor runs the server's store checks.

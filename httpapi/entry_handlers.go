@@ -16,50 +16,33 @@ import (
 func (s *Server) entryRoutes(mux router) {
 	mux.HandleFunc("GET /v1/memories/{id}/diff", s.memoryDiff)
 	for _, a := range entryActions {
-		mux.HandleFunc("POST /v1/memories/{id}/"+a.name, s.entryAction(a.do))
+		mux.HandleFunc("POST /v1/memories/{id}/"+a.name, s.entryAction(a))
 	}
 }
 
-// entryAction is one maintenance action of the engine on one memory.
+// actionFunc is an engine action bound to its snooze length.
+type actionFunc func(ctx context.Context, rootFlag, ref string, now time.Time) (engine.Applied, error)
+
+// entryAction is one maintenance action of the engine on one memory: the
+// route's last segment, its summary, and the engine method it calls.
 type entryAction struct {
 	name, summary string
-	do            func(s *Server, ctx context.Context, ref string, b actionBody, now time.Time) (engine.Applied, error)
+	method        func(e Engine, days int) actionFunc
 }
 
 // entryActions lists the actions in the order of the document.
 var entryActions = []entryAction{
-	{"pin", "Pin a memory: core memory, never demoted or evicted; its entry moves to the core file.",
-		func(s *Server, ctx context.Context, ref string, _ actionBody, now time.Time) (engine.Applied, error) {
-			return s.Engine.Pin(ctx, "", ref, now)
-		}},
-	{"unpin", "Unpin a memory, so maintenance may demote it again.",
-		func(s *Server, ctx context.Context, ref string, _ actionBody, now time.Time) (engine.Applied, error) {
-			return s.Engine.Unpin(ctx, "", ref, now)
-		}},
-	{"snooze", "Keep a memory out of pressure and staleness checks for some days.",
-		func(s *Server, ctx context.Context, ref string, b actionBody, now time.Time) (engine.Applied, error) {
-			days := b.Days
-			if days <= 0 {
-				days = recall.DefaultSnoozeDays
-			}
-			return s.Engine.Snooze(ctx, "", ref, days, now)
-		}},
-	{"demote", "Move a working memory to the register inbox.",
-		func(s *Server, ctx context.Context, ref string, _ actionBody, now time.Time) (engine.Applied, error) {
-			return s.Engine.Demote(ctx, "", ref, now)
-		}},
-	{"archive", "Move a memory to the archive.",
-		func(s *Server, ctx context.Context, ref string, _ actionBody, now time.Time) (engine.Applied, error) {
-			return s.Engine.Archive(ctx, "", ref, now)
-		}},
-	{"supersede", "Mark a memory superseded; the next maintenance archives it.",
-		func(s *Server, ctx context.Context, ref string, _ actionBody, now time.Time) (engine.Applied, error) {
-			return s.Engine.Supersede(ctx, "", ref, now)
-		}},
-	{"review", "Mark a memory reviewed now, accepting its anchored files as they are.",
-		func(s *Server, ctx context.Context, ref string, _ actionBody, now time.Time) (engine.Applied, error) {
-			return s.Engine.Review(ctx, "", ref, now)
-		}},
+	{"pin", "Pin a memory: core memory, never a pressure candidate, never evicted.", func(e Engine, _ int) actionFunc { return e.Pin }},
+	{"unpin", "Unpin a memory, so maintenance may demote it again.", func(e Engine, _ int) actionFunc { return e.Unpin }},
+	{"snooze", "Keep a memory out of pressure and staleness checks for some days.", func(e Engine, days int) actionFunc {
+		return func(ctx context.Context, rootFlag, ref string, now time.Time) (engine.Applied, error) {
+			return e.Snooze(ctx, rootFlag, ref, days, now)
+		}
+	}},
+	{"demote", "Move a working memory to the register inbox; its line moves to the register's file.", func(e Engine, _ int) actionFunc { return e.Demote }},
+	{"archive", "Move a memory to the archive.", func(e Engine, _ int) actionFunc { return e.Archive }},
+	{"supersede", "Mark a memory superseded; the next maintenance archives it.", func(e Engine, _ int) actionFunc { return e.Supersede }},
+	{"review", "Mark a memory reviewed now, accepting its anchored files as they are.", func(e Engine, _ int) actionFunc { return e.Review }},
 }
 
 // actionBody is the optional body of the action routes.
@@ -70,7 +53,7 @@ type actionBody struct {
 	Now *time.Time `json:"now,omitempty"`
 }
 
-func (s *Server) entryAction(do func(*Server, context.Context, string, actionBody, time.Time) (engine.Applied, error)) http.HandlerFunc {
+func (s *Server) entryAction(a entryAction) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		var b actionBody
 		if err := decodeOptionalBody(r, &b); err != nil {
@@ -86,7 +69,11 @@ func (s *Server) entryAction(do func(*Server, context.Context, string, actionBod
 			writeError(w, r, s.log(), err)
 			return
 		}
-		done, err := do(s, r.Context(), ref, b, s.nowOr(b.Now))
+		days := b.Days
+		if days == 0 {
+			days = recall.DefaultSnoozeDays
+		}
+		done, err := a.method(s.Engine, days)(r.Context(), "", ref, s.nowOr(b.Now))
 		s.reply(w, r, http.StatusOK, done, err)
 	}
 }
