@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/recall-mem/recall"
-	"github.com/recall-mem/recall/forget"
 	"github.com/recall-mem/recall/maintain"
 )
 
@@ -31,93 +30,50 @@ func (e *Engine) PlanSyncProject(ctx context.Context, rootFlag string, now time.
 	return sp.Report(), nil
 }
 
-// MaintainRequest is one non-interactive maintenance run.
-type MaintainRequest struct {
-	// Choices are "action" per memory id (pin, unpin, snooze, demote,
-	// archive, supersede, verify or review, keep); the first for an id
-	// wins.
-	Choices []ChoiceRequest `json:"choices,omitempty"`
-	// Recommended adds the plan's recommendations (demote for pressure,
-	// archive for superseded) after Choices.
-	Recommended bool `json:"recommended,omitempty"`
-	// SnoozeDays is the length of a snooze; 0 means the default.
-	SnoozeDays int `json:"snooze_days,omitempty"`
-	// Now is the time maintenance treats as now; zero means the clock.
-	Now time.Time `json:"now,omitzero"`
-}
-
-// ChoiceRequest is one action on one memory.
-type ChoiceRequest struct {
-	ID     string `json:"id"`
-	Action string `json:"action"`
-}
-
-// MaintainResult is what a maintenance run did.
+// MaintainResult is what ApplyMaintenance did.
 type MaintainResult struct {
-	Plan    *recall.MaintainPlan `json:"plan"`
-	Synced  int                  `json:"synced"` // entries the sync before the plan changed
+	Plan    *recall.MaintainPlan `json:"plan"`    // the plan the choices were applied to
+	Changed int                  `json:"changed"` // entries the reconciling sync changed first
 	Applied []Applied            `json:"applied"`
-	// WorkingAfter is the working set's size after the run, in words.
-	WorkingAfter int `json:"working_after"`
+	Summary *maintain.Summary    `json:"summary"`
 }
 
-// ApplyMaintenance syncs the project at rootFlag, plans maintenance under
-// the [working] budget and carries out req's choices, as
-// `recall maintain --apply` (or --yes) does.
-func (e *Engine) ApplyMaintenance(ctx context.Context, rootFlag string, req MaintainRequest) (*MaintainResult, error) {
-	choices := make([]maintain.Choice, 0, len(req.Choices))
-	for _, c := range req.Choices {
-		act, err := maintain.ParseAction(c.Action)
-		if err != nil {
-			return nil, err
-		}
-		if c.ID == "" {
-			return nil, recall.Errorf(recall.EINVALID, "A choice without an id: give each choice the memory's id.")
-		}
-		choices = append(choices, maintain.Choice{ID: c.ID, Action: act})
-	}
-	if len(choices) == 0 && !req.Recommended {
-		return nil, recall.Errorf(recall.EINVALID, "Nothing to apply: give choices, or recommended to apply the plan's recommendations.")
-	}
-	now := req.Now
-	if now.IsZero() {
-		now = e.Now()
+// ApplyMaintenance is `recall maintain --apply` (or --yes when
+// recommended is set; the recommendations come after choices) for the
+// project at rootFlag, without a terminal: sync, plan at now under the
+// [working] budget, carry out the choices and summarise, under the
+// project lock. snoozeDays is the length of a snooze (0: the default).
+func (e *Engine) ApplyMaintenance(ctx context.Context, rootFlag string, now time.Time, choices []maintain.Choice, recommended bool, snoozeDays int) (*MaintainResult, error) {
+	if snoozeDays <= 0 {
+		snoozeDays = recall.DefaultSnoozeDays
 	}
 	ws, err := e.OpenWorkspace(ctx, rootFlag)
 	if err != nil {
 		return nil, err
 	}
-	defer ws.Close() // ws is reloaded by MaintainPlan; this releases the lock
-	budget, unit := e.Config.Working.BudgetWords, maintain.UnitWords
-	p, synced, ws, err := e.MaintainPlan(ctx, ws, now, budget, unit)
+	defer ws.Close() // MaintainPlan reloads ws; this releases the lock
+	unit := maintain.UnitWords
+	p, changed, planned, err := e.MaintainPlan(ctx, ws, now, e.Config.Working.BudgetWords, unit)
 	if err != nil {
 		return nil, err
 	}
-	if req.Recommended {
+	if recommended {
 		choices = append(choices, Recommended(p)...)
 	}
-	done, err := e.MaintainApply(ctx, ws, p, choices, maintain.Options{Now: now, SnoozeDays: req.SnoozeDays}, nil)
+	done, err := e.MaintainApply(ctx, planned, p, choices, maintain.Options{Now: now, SnoozeDays: snoozeDays}, nil)
 	if err != nil {
 		return nil, err
 	}
-	days := req.SnoozeDays
-	if days <= 0 {
-		days = recall.DefaultSnoozeDays
-	}
 	// The summary also rewrites metadata.json when the project keeps one.
-	sum, err := e.MaintainSummary(ctx, ws.Root, p, done, now.AddDate(0, 0, days), unit)
+	sum, err := e.MaintainSummary(ctx, planned.Root, p, done, now.AddDate(0, 0, snoozeDays), unit)
 	if err != nil {
 		return nil, err
 	}
 	if done == nil {
 		done = []Applied{}
 	}
-	return &MaintainResult{Plan: p, Synced: synced, Applied: done, WorkingAfter: sum.After}, nil
+	return &MaintainResult{Plan: p, Changed: changed, Applied: done, Summary: sum}, nil
 }
-
-// ResolvePurge checks purge criteria and resolves OlderThanDays against
-// now, as PlanPurge and Purge expect them.
-func ResolvePurge(c *recall.PurgeCriteria, now time.Time) error { return forget.Resolve(c, now) }
 
 // BackupDir is where BackupInStore writes, inside the store directory.
 const BackupDir = "backups"
@@ -144,13 +100,12 @@ func (e *Engine) BackupInStore(ctx context.Context, now time.Time) (string, reca
 	return path, counts, nil
 }
 
-// PlanMaintenance plans maintenance of the project at rootFlag under the
-// [working] budget, changing nothing (what `recall maintain --json`
-// prints).
-func (e *Engine) PlanMaintenance(ctx context.Context, rootFlag string) (*recall.MaintainPlan, error) {
+// PlanMaintenance is `recall maintain --json` for the project at
+// rootFlag: the plan at now under the [working] budget, nothing changed.
+func (e *Engine) PlanMaintenance(ctx context.Context, rootFlag string, now time.Time) (*recall.MaintainPlan, error) {
 	root, err := e.ProjectRoot(rootFlag)
 	if err != nil {
 		return nil, err
 	}
-	return e.Maintainer(root, nil, 0, "").Plan(ctx)
+	return e.Maintainer(root, func() time.Time { return now }, e.Config.Working.BudgetWords, maintain.UnitWords).Plan(ctx)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/engine"
+	"github.com/recall-mem/recall/maintain"
 )
 
 // The client's side of the routes beyond the service interfaces: history,
@@ -56,9 +57,14 @@ func (c *Client) Sync(ctx context.Context) (*engine.SyncReport, error) {
 	return fetch[engine.SyncReport](ctx, c, "POST", "/v1/sync", syncBody{})
 }
 
-// ApplyMaintenance syncs, plans and applies req on the server's project.
-func (c *Client) ApplyMaintenance(ctx context.Context, req engine.MaintainRequest) (*engine.MaintainResult, error) {
-	return fetch[engine.MaintainResult](ctx, c, "POST", "/v1/maintain/apply", req)
+// ApplyMaintenance syncs, plans and applies choices (then, with
+// recommended, the plan's recommendations) on the server's project.
+func (c *Client) ApplyMaintenance(ctx context.Context, choices []maintain.Choice, recommended bool, snoozeDays int) (*engine.MaintainResult, error) {
+	b := maintainBody{Recommended: recommended, SnoozeDays: snoozeDays}
+	for _, ch := range choices {
+		b.Choices = append(b.Choices, choiceBody{ID: ch.ID, Action: ch.Action})
+	}
+	return fetch[engine.MaintainResult](ctx, c, "POST", "/v1/maintain/apply", b)
 }
 
 // RunRollups rolls raw entries up into the time tiers (or, with dryRun,

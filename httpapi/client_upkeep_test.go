@@ -10,6 +10,7 @@ import (
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/httpapi"
+	"github.com/recall-mem/recall/maintain"
 )
 
 // TestClient_UpkeepRoutes drives the new routes through the Go client
@@ -47,7 +48,7 @@ func TestClient_UpkeepRoutes(t *testing.T) {
 	if m, err := c.FindMemory(ctx, id, ""); err != nil || !m.Pinned || m.SnoozedUntil == nil {
 		t.Fatalf("after snooze and pin: %+v %v", m, err)
 	}
-	if res, err := c.ApplyMaintenance(ctx, engine.MaintainRequest{Choices: []engine.ChoiceRequest{{ID: id, Action: "unpin"}}}); err != nil || len(res.Applied) != 1 {
+	if res, err := c.ApplyMaintenance(ctx, []maintain.Choice{{ID: id, Action: "unpin"}}, false, 0); err != nil || len(res.Applied) != 1 {
 		t.Fatalf("maintain apply %+v %v", res, err)
 	}
 	if m, _ := c.FindMemory(ctx, id, ""); m.Pinned {

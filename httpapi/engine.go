@@ -7,6 +7,7 @@ import (
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/engine"
+	"github.com/recall-mem/recall/maintain"
 )
 
 // Engine is what the server calls: the use cases of *engine.Engine that
@@ -41,8 +42,8 @@ type Engine interface {
 
 	PlanSyncProject(ctx context.Context, rootFlag string, now time.Time) (*engine.SyncReport, error)
 	SyncProject(ctx context.Context, rootFlag string, now time.Time) (*engine.SyncReport, error)
-	PlanMaintenance(ctx context.Context, rootFlag string) (*recall.MaintainPlan, error)
-	ApplyMaintenance(ctx context.Context, rootFlag string, req engine.MaintainRequest) (*engine.MaintainResult, error)
+	PlanMaintenance(ctx context.Context, rootFlag string, now time.Time) (*recall.MaintainPlan, error)
+	ApplyMaintenance(ctx context.Context, rootFlag string, now time.Time, choices []maintain.Choice, recommended bool, snoozeDays int) (*engine.MaintainResult, error)
 	Pin(ctx context.Context, rootFlag, ref string, now time.Time) (engine.Applied, error)
 	Unpin(ctx context.Context, rootFlag, ref string, now time.Time) (engine.Applied, error)
 	Snooze(ctx context.Context, rootFlag, ref string, days int, now time.Time) (engine.Applied, error)

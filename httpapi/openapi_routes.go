@@ -148,7 +148,7 @@ var apiRoutes = slices.Concat([]routeDoc{
 	{pattern: "GET /v1/maintain/plan", id: "maintainPlan", summary: "Plan maintenance of the working set, changing nothing.",
 		responses: map[int]respBody{http.StatusOK: typeOf[recall.MaintainPlan]()}},
 	{pattern: "POST /v1/maintain/apply", id: "maintainApply", summary: "Sync, plan maintenance and apply the chosen (or recommended) actions.",
-		body: typeOf[engine.MaintainRequest](), responses: map[int]respBody{http.StatusOK: typeOf[engine.MaintainResult]()}},
+		body: typeOf[maintainBody](), responses: map[int]respBody{http.StatusOK: typeOf[engine.MaintainResult]()}},
 	{pattern: "POST /v1/rollups/run", id: "runRollups", summary: "Roll raw entries up into the time tiers (4-hour, daily, weekly, monthly).",
 		body: typeOf[rollupBody](), optional: true, responses: map[int]respBody{http.StatusOK: typeOf[recall.RollupReport]()}},
 	{pattern: "GET /v1/tiers", id: "tiers", summary: "Count raw entries and rollups per tier.",

@@ -123,7 +123,7 @@ func (f fakeEngine) ListSessions(ctx context.Context, limit int) ([]*recall.Sess
 	return f.sess.FindSessions(ctx, limit)
 }
 
-func (fakeEngine) PlanMaintenance(context.Context, string) (*recall.MaintainPlan, error) {
+func (fakeEngine) PlanMaintenance(context.Context, string, time.Time) (*recall.MaintainPlan, error) {
 	return &recall.MaintainPlan{WorkingWords: 1700, Target: 1500}, nil
 }
 

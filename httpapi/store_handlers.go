@@ -7,6 +7,7 @@ import (
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/engine"
+	"github.com/recall-mem/recall/forget"
 )
 
 // storeRoutes are the store's upkeep: forgetting (purge, sweep), what it
@@ -59,7 +60,7 @@ func (b purgeBody) criteria(now time.Time) (recall.PurgeCriteria, error) {
 	if b.Sample < 0 {
 		return c, recall.Errorf(recall.EINVALID, "Invalid sample %d: give 0 or more.", b.Sample)
 	}
-	return c, engine.ResolvePurge(&c, now)
+	return c, forget.Resolve(&c, now)
 }
 
 func (s *Server) purge(w http.ResponseWriter, r *http.Request) {

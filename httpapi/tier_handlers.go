@@ -6,6 +6,7 @@ import (
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/engine"
+	"github.com/recall-mem/recall/maintain"
 )
 
 // tierRoutes reconcile the project's managed files with the store, plan
@@ -54,17 +55,61 @@ func (s *Server) sync(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) maintainPlan(w http.ResponseWriter, r *http.Request) {
-	plan, err := s.Engine.PlanMaintenance(r.Context(), "")
+	plan, err := s.Engine.PlanMaintenance(r.Context(), "", s.Engine.Now())
 	s.reply(w, r, http.StatusOK, plan, err)
 }
 
+// maintainBody is the body of POST /v1/maintain/apply.
+type maintainBody struct {
+	// Choices are an action per memory id (keep, pin, unpin, snooze,
+	// demote, archive, supersede, verify or review); the first for an id
+	// wins.
+	Choices []choiceBody `json:"choices,omitempty"`
+	// Recommended adds the plan's recommendations (demote for pressure,
+	// archive for superseded) after the choices.
+	Recommended bool       `json:"recommended,omitempty"`
+	SnoozeDays  int        `json:"snooze_days,omitempty"` // the length of a snooze; 0 means 30
+	Now         *time.Time `json:"now,omitempty"`         // the time maintenance treats as now
+}
+
+// choiceBody is one action on one memory.
+type choiceBody struct {
+	ID     string `json:"id"`
+	Action string `json:"action"`
+}
+
+func (b maintainBody) choices() ([]maintain.Choice, error) {
+	var out []maintain.Choice
+	for _, c := range b.Choices {
+		act, err := maintain.ParseAction(c.Action)
+		if err != nil {
+			return nil, err
+		}
+		if c.ID == "" {
+			return nil, recall.Errorf(recall.EINVALID, "A choice without an id: give each choice the memory's id.")
+		}
+		out = append(out, maintain.Choice{ID: c.ID, Action: act})
+	}
+	if len(out) == 0 && !b.Recommended {
+		return nil, recall.Errorf(recall.EINVALID, "Nothing to apply: give choices, or recommended true to apply the plan's recommendations.")
+	}
+	if b.SnoozeDays < 0 {
+		return nil, recall.Errorf(recall.EINVALID, "Invalid snooze_days %d: give a positive number of days.", b.SnoozeDays)
+	}
+	return out, nil
+}
+
 func (s *Server) maintainApply(w http.ResponseWriter, r *http.Request) {
-	var b engine.MaintainRequest
+	var b maintainBody
 	if err := decodeBody(r, &b); err != nil {
 		writeError(w, r, s.log(), err)
 		return
 	}
-	res, err := s.Engine.ApplyMaintenance(r.Context(), "", b)
+	choices, err := b.choices()
+	var res *engine.MaintainResult
+	if err == nil {
+		res, err = s.Engine.ApplyMaintenance(r.Context(), "", s.nowOr(b.Now), choices, b.Recommended, b.SnoozeDays)
+	}
 	s.reply(w, r, http.StatusOK, res, err)
 }
 
