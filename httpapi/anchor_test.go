@@ -12,7 +12,7 @@ import (
 // An anchor that leaves the project is refused when it is written, so no
 // later check reads /dev/zero or says whether a file exists elsewhere.
 func TestServer_AnchorOutsideRefused(t *testing.T) {
-	_, c := newServer(t, &httpapi.Server{Services: sqliteServices(openDB(t)), Loopback: true})
+	_, c := newServer(t, &httpapi.Server{Engine: openEngine(t), Loopback: true})
 	ctx := context.Background()
 	for _, p := range []string{"../../../../../dev/zero", "/etc/passwd"} {
 		_, err := c.PutMemory(ctx, &recall.Memory{Content: "x", Anchors: []recall.Anchor{{Path: p, Hash: "00"}}})

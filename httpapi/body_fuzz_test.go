@@ -10,7 +10,6 @@ import (
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/httpapi"
-	"github.com/recall-mem/recall/sqlite"
 )
 
 // bodyRoutes are the routes that decode a JSON body (import has its own
@@ -23,6 +22,13 @@ var bodyRoutes = []struct{ method, path string }{
 	{"POST", "/v1/context"},
 	{"POST", "/v1/sessions"},
 	{"POST", "/v1/sessions/s1/end"},
+	{"POST", "/v1/memories/{id}/snooze"},
+	{"POST", "/v1/memories/{id}/pin"},
+	{"POST", "/v1/sync"},
+	{"POST", "/v1/maintain/apply"},
+	{"POST", "/v1/rollups/run"},
+	{"POST", "/v1/purge"},
+	{"POST", "/v1/sweep"},
 }
 
 // FuzzRequestBody sends any body to every route that decodes one, against
@@ -32,17 +38,15 @@ func FuzzRequestBody(f *testing.F) {
 	for _, s := range []string{`{"content":"x"}`, `{"title":"t","content":"c","tags":["a"],"anchors":[{"path":"a.go","hash":"00"}]}`,
 		`{"content":"x","metadata":{"a":1}}`, `{"confidence":1e309}`, `{"content":"x"} {}`, `[]`, `null`, ``, `{"version":-1}`,
 		`{"observations":[{"type":"command","content":"ls"}]}`, `{"budget":100,"query":"q"}`, `{"id":"s1"}`, `{"summary":"done"}`,
-		`{"occurred_at":"2023-13-45T00:00:00Z","content":"x"}`, "{\"content\":\"\xff\"}"} {
+		`{"occurred_at":"2023-13-45T00:00:00Z","content":"x"}`, "{\"content\":\"\xff\"}",
+		`{"days":-3}`, `{"dry_run":true,"confirm":true}`, `{"search":"","dry_run":true}`, `{"choices":[{"id":"","action":"pin"}]}`, `{"recommended":true}`} {
 		for i := range bodyRoutes {
 			f.Add(uint8(i), []byte(s))
 		}
 	}
-	db := openDB(f)
-	svc := sqliteServices(db)
-	svc.Context = &fakeContext{}
-	svc.Sessions = sqlite.NewSessionService(db)
-	h := (&httpapi.Server{Services: svc, Loopback: true}).Handler()
-	res, err := svc.Memories.PutMemory(context.Background(), &recall.Memory{Content: "target of PATCH and restore"})
+	eng := openEngine(f)
+	h := (&httpapi.Server{Engine: eng, Loopback: true}).Handler()
+	res, err := eng.Put(context.Background(), &recall.Memory{Content: "target of PATCH and restore"})
 	if err != nil {
 		f.Fatal(err)
 	}

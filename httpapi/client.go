@@ -87,6 +87,12 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 		_, _ = io.Copy(io.Discard, resp.Body)
 		return nil
 	}
+	if w, ok := out.(io.Writer); ok { // a stream (export): copied as it comes
+		if _, err := io.Copy(w, resp.Body); err != nil {
+			return fmt.Errorf("read %s %s response: %w", method, path, err)
+		}
+		return nil
+	}
 	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
 		return fmt.Errorf("decode %s %s response: %w", method, path, err)
 	}

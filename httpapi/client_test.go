@@ -12,7 +12,7 @@ import (
 // store against the HTTP client talking to a real server over that store.
 func TestClient_MemoryServiceContract(t *testing.T) {
 	recalltest.TestMemoryService(t, func(t *testing.T) recall.MemoryService {
-		_, c := newServer(t, &httpapi.Server{Services: sqliteServices(openDB(t)), Loopback: true, Token: "s3cret"})
+		_, c := newServer(t, &httpapi.Server{Engine: openEngine(t), Loopback: true, Token: "s3cret"})
 		return c
 	})
 }
@@ -21,7 +21,7 @@ func TestClient_MemoryServiceContract(t *testing.T) {
 // through the REST API.
 func TestClient_ObservationServiceContract(t *testing.T) {
 	recalltest.TestObservationService(t, func(t *testing.T) recall.ObservationService {
-		_, c := newServer(t, &httpapi.Server{Services: sqliteServices(openDB(t)), Loopback: true})
+		_, c := newServer(t, &httpapi.Server{Engine: openEngine(t), Loopback: true})
 		return c
 	})
 }

@@ -77,7 +77,13 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 // decodeBody reads a JSON request body into v. Unknown fields, trailing
 // data and oversized bodies are the caller's mistakes.
-func decodeBody(r *http.Request, v any) error {
+func decodeBody(r *http.Request, v any) error { return decodeJSON(r, v, false) }
+
+// decodeOptionalBody is decodeBody for routes whose body may be left out:
+// an empty body leaves v as it is.
+func decodeOptionalBody(r *http.Request, v any) error { return decodeJSON(r, v, true) }
+
+func decodeJSON(r *http.Request, v any, optional bool) error {
 	buf, err := io.ReadAll(r.Body)
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
@@ -89,6 +95,9 @@ func decodeBody(r *http.Request, v any) error {
 	// stored text would differ from what was sent.
 	if !utf8.Valid(buf) {
 		return recall.Errorf(recall.EINVALID, "The request body is not valid UTF-8: JSON text must be UTF-8; convert it and retry.")
+	}
+	if optional && len(bytes.TrimSpace(buf)) == 0 {
+		return nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(buf))
 	dec.DisallowUnknownFields()

@@ -24,8 +24,7 @@ func TestServer_Load(t *testing.T) {
 	perClient := total / (writers + readers)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	db := openDB(t)
-	_, c := newServer(t, &httpapi.Server{Services: sqliteServices(db), Loopback: true, Token: "tok"})
+	_, c := newServer(t, &httpapi.Server{Engine: openEngine(t), Loopback: true, Token: "tok"})
 	// Something for the readers to find from the first request on.
 	if _, err := c.PutMemory(ctx, &recall.Memory{Key: "seed", Content: "deploy notes for the load test"}); err != nil {
 		t.Fatal(err)

@@ -7,13 +7,6 @@ import (
 )
 
 func (s *Server) memoryRoutes(mux router) {
-	if s.Services.Memories == nil {
-		h := s.notOffered("memories")
-		for _, p := range []string{"/v1/memories", "/v1/memories/", "/v1/import"} {
-			mux.Handle(p, h)
-		}
-		return
-	}
 	mux.HandleFunc("POST /v1/memories", s.putMemory)
 	mux.HandleFunc("GET /v1/memories", s.listMemories)
 	mux.HandleFunc("GET /v1/memories/{id}", s.getMemory)
@@ -30,7 +23,7 @@ func (s *Server) putMemory(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.log(), err)
 		return
 	}
-	res, err := s.Services.Memories.PutMemory(r.Context(), &m)
+	res, err := s.Engine.Put(r.Context(), &m)
 	if err != nil {
 		writeError(w, r, s.log(), err)
 		return
@@ -48,7 +41,7 @@ func (s *Server) listMemories(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.log(), err)
 		return
 	}
-	ms, total, err := s.Services.Memories.FindMemories(r.Context(), f)
+	ms, total, err := s.Engine.List(r.Context(), f)
 	if err != nil {
 		writeError(w, r, s.log(), err)
 		return
@@ -62,7 +55,7 @@ func (s *Server) listMemories(w http.ResponseWriter, r *http.Request) {
 // findMemory resolves the {id} path value (an id or a key) and the
 // optional ?collection= the way the CLI does.
 func (s *Server) findMemory(r *http.Request) (*recall.Memory, error) {
-	return s.Services.Memories.FindMemory(r.Context(), r.PathValue("id"), r.URL.Query().Get(qCollection))
+	return s.Engine.Get(r.Context(), r.PathValue("id"), r.URL.Query().Get(qCollection))
 }
 
 func (s *Server) getMemory(w http.ResponseWriter, r *http.Request) {
@@ -95,14 +88,14 @@ func (s *Server) updateMemory(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.log(), err)
 		return
 	}
-	m, err := s.Services.Memories.UpdateMemory(r.Context(), ref, p.update())
+	m, err := s.Engine.Update(r.Context(), ref, p.update())
 	s.reply(w, r, http.StatusOK, m, err)
 }
 
 func (s *Server) deleteMemory(w http.ResponseWriter, r *http.Request) {
 	ref, err := s.target(r)
 	if err == nil {
-		err = s.Services.Memories.DeleteMemory(r.Context(), ref)
+		err = s.Engine.Delete(r.Context(), ref)
 	}
 	if err != nil {
 		writeError(w, r, s.log(), err)
@@ -120,7 +113,7 @@ func (s *Server) memoryVersions(w http.ResponseWriter, r *http.Request) {
 	ref, err := s.target(r)
 	var vs []*recall.MemoryVersion
 	if err == nil {
-		vs, err = s.Services.Memories.MemoryVersions(r.Context(), ref)
+		vs, err = s.Engine.Versions(r.Context(), ref)
 	}
 	s.reply(w, r, http.StatusOK, versionList{Versions: vs}, err)
 }
@@ -134,7 +127,7 @@ func (s *Server) restoreMemory(w http.ResponseWriter, r *http.Request) {
 	ref, err := s.target(r)
 	var m *recall.Memory
 	if err == nil {
-		m, err = s.Services.Memories.RestoreMemory(r.Context(), ref, b.Version)
+		m, err = s.Engine.Restore(r.Context(), ref, b.Version)
 	}
 	s.reply(w, r, http.StatusOK, m, err)
 }
@@ -150,6 +143,6 @@ func (s *Server) importMemories(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.log(), err)
 		return
 	}
-	res, err := s.Services.Memories.ImportMemories(r.Context(), b.Memories)
+	res, err := s.Engine.Import(r.Context(), b.Memories)
 	s.reply(w, r, http.StatusOK, res, err)
 }

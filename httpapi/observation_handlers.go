@@ -9,10 +9,6 @@ import (
 )
 
 func (s *Server) observationRoutes(mux router) {
-	if s.Services.Observations == nil {
-		mux.Handle("/v1/observations", s.notOffered("observations"))
-		return
-	}
 	mux.HandleFunc("POST /v1/observations", s.recordObservations)
 	mux.HandleFunc("GET /v1/observations", s.findObservations)
 }
@@ -23,7 +19,7 @@ func (s *Server) recordObservations(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.log(), err)
 		return
 	}
-	if err := s.Services.Observations.RecordObservations(r.Context(), b.Observations); err != nil {
+	if err := s.Engine.Observe(r.Context(), b.Observations); err != nil {
 		writeError(w, r, s.log(), err)
 		return
 	}
@@ -101,7 +97,7 @@ func (s *Server) findObservations(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.log(), err)
 		return
 	}
-	obs, total, err := s.Services.Observations.FindObservations(r.Context(), f)
+	obs, total, err := s.Engine.Timeline(r.Context(), f)
 	if err != nil {
 		writeError(w, r, s.log(), err)
 		return

@@ -104,7 +104,7 @@ func operation(set *schemaSet, rt routeDoc) schemaObject {
 	}
 	if rt.body != nil {
 		op["requestBody"] = schemaObject{
-			"required": true,
+			"required": !rt.optional,
 			"content":  schemaObject{"application/json": schemaObject{"schema": set.ref(rt.body, true)}},
 		}
 	}
@@ -112,7 +112,14 @@ func operation(set *schemaSet, rt routeDoc) schemaObject {
 	for status, body := range rt.responses {
 		resp := schemaObject{"description": http.StatusText(status)}
 		if body != nil {
-			resp["content"] = schemaObject{"application/json": schemaObject{"schema": set.ref(body, false)}}
+			media := rt.media
+			if media == "" {
+				media = "application/json"
+			} else {
+				// A stream of values, one per line: the schema is a line's.
+				resp["description"] = http.StatusText(status) + ": one JSON value per line, each matching the schema."
+			}
+			resp["content"] = schemaObject{media: schemaObject{"schema": set.ref(body, false)}}
 		}
 		responses[strconv.Itoa(status)] = resp
 	}

@@ -3,8 +3,10 @@ package httpapi
 import (
 	"net/http"
 	"reflect"
+	"slices"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
 )
 
 // routeDoc describes one route for the OpenAPI document. Types, not
@@ -16,6 +18,8 @@ type routeDoc struct {
 	id, summary string
 	params      []paramDoc
 	body        reflect.Type     // request body, nil for none
+	optional    bool             // the body may be left out
+	media       string           // the success body's media type; "" means application/json
 	responses   map[int]respBody // success statuses; every route also answers errors
 }
 
@@ -101,7 +105,7 @@ var observationParamDocs = []paramDoc{
 }
 
 // apiRoutes is every route of the REST API, in the order of the document.
-var apiRoutes = []routeDoc{
+var apiRoutes = slices.Concat([]routeDoc{
 	{pattern: "POST /v1/memories", id: "putMemory", summary: "Create a memory, or update the one with the same key.",
 		body: typeOf[recall.Memory](), responses: map[int]respBody{http.StatusOK: typeOf[putResult](), http.StatusCreated: typeOf[putResult]()}},
 	{pattern: "GET /v1/memories", id: "listMemories", summary: "List memories matching a filter.",
@@ -133,10 +137,50 @@ var apiRoutes = []routeDoc{
 	{pattern: "POST /v1/sessions/{id}/end", id: "endSession", summary: "End a session with its summary.",
 		params: []paramDoc{{name: "id", in: "path", required: true, schema: strParam, about: "The session id."}},
 		body:   typeOf[recall.SessionEnd](), responses: map[int]respBody{http.StatusOK: typeOf[recall.Session]()}},
+	{pattern: "GET /v1/memories/{id}/diff", id: "memoryDiff", summary: "Show what changed between two versions of a memory, as a unified diff.",
+		params: append([]paramDoc{
+			query("from", "The older version (default the one before to).", schemaObject{"type": "integer", "minimum": 1}),
+			query("to", "The newer version (default the current one).", schemaObject{"type": "integer", "minimum": 1}),
+		}, memoryRef...), responses: map[int]respBody{http.StatusOK: typeOf[diffReport]()}},
+}, actionRoutes(), []routeDoc{
+	{pattern: "GET /v1/sync/plan", id: "planSync", summary: "Say what a sync of the project's managed files and the store would change, writing nothing.",
+		params: []paramDoc{query("now", "The time the sync treats as now (RFC 3339).", timeParam)}, responses: map[int]respBody{http.StatusOK: typeOf[engine.SyncReport]()}},
+	{pattern: "POST /v1/sync", id: "sync", summary: "Reconcile the project's managed files and the store: files first, then one transaction.",
+		body: typeOf[syncBody](), optional: true, responses: map[int]respBody{http.StatusOK: typeOf[engine.SyncReport]()}},
 	{pattern: "GET /v1/maintain/plan", id: "maintainPlan", summary: "Plan maintenance of the working set, changing nothing.",
 		responses: map[int]respBody{http.StatusOK: typeOf[recall.MaintainPlan]()}},
+	{pattern: "POST /v1/maintain/apply", id: "maintainApply", summary: "Sync, plan maintenance and apply the chosen (or recommended) actions.",
+		body: typeOf[maintainBody](), responses: map[int]respBody{http.StatusOK: typeOf[engine.MaintainResult]()}},
+	{pattern: "POST /v1/rollups/run", id: "runRollups", summary: "Roll raw entries up into the time tiers (4-hour, daily, weekly, monthly).",
+		body: typeOf[rollupBody](), optional: true, responses: map[int]respBody{http.StatusOK: typeOf[recall.RollupReport]()}},
+	{pattern: "GET /v1/tiers", id: "tiers", summary: "Count raw entries and rollups per tier.",
+		responses: map[int]respBody{http.StatusOK: typeOf[tierList]()}},
+	{pattern: "POST /v1/purge", id: "purge", summary: "Delete observations or memories for good (confirm), or count what would go (dry_run).",
+		body: typeOf[purgeBody](), responses: map[int]respBody{http.StatusOK: typeOf[recall.PurgeReport]()}},
+	{pattern: "POST /v1/sweep", id: "sweep", summary: "Apply the retention policy now (or count what it would remove).",
+		body: typeOf[sweepBody](), optional: true, responses: map[int]respBody{http.StatusOK: typeOf[recall.SweepReport]()}},
+	{pattern: "GET /v1/stats", id: "stats", summary: "Count the store's rows and measure its files, with the retention policy's advice.",
+		params: []paramDoc{query("now", "The time growth is measured at (RFC 3339).", timeParam)}, responses: map[int]respBody{http.StatusOK: typeOf[recall.StoreStats]()}},
+	{pattern: "GET /v1/reindex/status", id: "reindexStatus", summary: "Report the embedding coverage and the embedding queue.",
+		responses: map[int]respBody{http.StatusOK: typeOf[recall.VectorStats]()}},
+	{pattern: "GET /v1/doctor", id: "doctor", summary: "Check the store's files, integrity, views, embeddings, permissions, hooks and git.",
+		responses: map[int]respBody{http.StatusOK: typeOf[doctorReport]()}},
+	{pattern: "GET /v1/export", id: "export", summary: "Stream the memories matching a filter as JSON Lines, oldest first (what POST /v1/import takes back).",
+		params: filterParams, media: jsonLinesType, responses: map[int]respBody{http.StatusOK: typeOf[recall.Memory]()}},
+	{pattern: "POST /v1/backup", id: "backup", summary: "Write a consistent copy of the store under its backups/ directory and say where.",
+		responses: map[int]respBody{http.StatusCreated: typeOf[backupReport]()}},
 	{pattern: "GET /v1/healthz", id: "healthz", summary: "Say the server is up and which services it lacks.",
 		responses: map[int]respBody{http.StatusOK: typeOf[healthReport]()}},
 	{pattern: "GET " + openAPIPath, id: "openapi", summary: "This document.",
 		responses: map[int]respBody{http.StatusOK: typeOf[map[string]any]()}},
+})
+
+// actionRoutes documents the maintenance actions of entryActions.
+func actionRoutes() []routeDoc {
+	var out []routeDoc
+	for _, a := range entryActions {
+		out = append(out, routeDoc{pattern: "POST /v1/memories/{id}/" + a.name, id: a.name + "Memory", summary: a.summary,
+			params: memoryRef, body: typeOf[actionBody](), optional: true, responses: map[int]respBody{http.StatusOK: typeOf[engine.Applied]()}})
+	}
+	return out
 }

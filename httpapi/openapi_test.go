@@ -2,7 +2,6 @@ package httpapi_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -19,12 +18,7 @@ import (
 	validator "github.com/pb33f/libopenapi-validator"
 	"github.com/pb33f/libopenapi-validator/errors"
 
-	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/httpapi"
-	"github.com/recall-mem/recall/journal"
-	"github.com/recall-mem/recall/maintain"
-	"github.com/recall-mem/recall/pack"
-	"github.com/recall-mem/recall/sqlite"
 )
 
 var updateOpenAPI = flag.Bool("update-openapi", false, "rewrite docs/openapi.json from the server's document")
@@ -72,39 +66,8 @@ func documentedPatterns(t *testing.T, doc []byte) []string {
 	return out
 }
 
-// fullServices is every service the REST API can offer, over a real
-// SQLite store in a temporary directory.
-func fullServices(t *testing.T) recall.Services {
-	db := openDB(t)
-	mem := sqlite.NewMemoryService(db)
-	return recall.Services{
-		Memories:     mem,
-		Search:       mem,
-		Observations: sqlite.NewObservationService(db),
-		Context:      pack.NewBuilder(pack.Pinned(mem), pack.Working(mem)),
-		Sessions:     &journal.Service{Store: sqlite.NewSessionService(db), Memories: mem, Dir: t.TempDir()},
-		Maintainer:   &maintain.Maintainer{Source: storeSource{mem}},
-	}
-}
-
-// storeSource feeds the maintainer every memory in the store.
-type storeSource struct{ mem recall.MemoryService }
-
-func (s storeSource) Input(ctx context.Context) (*maintain.Input, error) {
-	ms, _, err := s.mem.FindMemories(ctx, recall.MemoryFilter{})
-	if err != nil {
-		return nil, err
-	}
-	in := &maintain.Input{Memories: map[string]*recall.Memory{}}
-	for _, m := range ms {
-		in.Memories[m.ID] = m
-		in.Entries = append(in.Entries, recall.ManagedEntry{ID: m.ID, File: "memory/MEMORY.md", Line: 1, Text: m.Content})
-	}
-	return in, nil
-}
-
 func TestOpenAPI_ValidDocument(t *testing.T) {
-	ts, _ := newServer(t, &httpapi.Server{Services: fullServices(t), Loopback: true})
+	ts, _ := newServer(t, &httpapi.Server{Engine: openEngine(t), Loopback: true})
 	status, served := get(t, ts.URL+"/v1/openapi.json")
 	if status != http.StatusOK || !bytes.Equal(served, httpapi.OpenAPI()) {
 		t.Fatalf("GET /v1/openapi.json: %d, %d bytes; want 200 and the document", status, len(served))
@@ -126,7 +89,7 @@ func TestOpenAPI_ValidDocument(t *testing.T) {
 }
 
 func TestOpenAPI_EveryRouteDocumented(t *testing.T) {
-	registered := httpapi.RegisteredPatterns(&httpapi.Server{Services: fullServices(t)})
+	registered := httpapi.RegisteredPatterns(&httpapi.Server{Engine: openEngine(t)})
 	sort.Strings(registered)
 	documented := documentedPatterns(t, httpapi.OpenAPI())
 	for _, p := range registered {
@@ -219,7 +182,7 @@ func (api liveAPI) do(t *testing.T, ex exchange) map[string]any {
 
 func TestOpenAPI_RealExchangesValidate(t *testing.T) {
 	const token = "tok"
-	srv := &httpapi.Server{Services: fullServices(t), Loopback: true, Token: token}
+	srv := &httpapi.Server{Engine: openEngine(t), Loopback: true, Token: token}
 	ts, _ := newServer(t, srv)
 	api := liveAPI{url: ts.URL, token: token, v: openAPIValidator(t, httpapi.OpenAPI())}
 	do := api.do
@@ -229,6 +192,13 @@ func TestOpenAPI_RealExchangesValidate(t *testing.T) {
 	id := put["memory"].(map[string]any)["id"].(string)
 	sess := do(t, exchange{pattern: "POST /v1/sessions", method: "POST", path: "/v1/sessions", status: 201, body: `{"project":"recall","agent":"test"}`})
 	sessID := sess["session"].(map[string]any)["id"].(string)
+	// One memory per maintenance action, so that each action applies.
+	actionIDs := map[string]string{}
+	for _, a := range []string{"pin", "unpin", "snooze", "demote", "archive", "supersede", "review"} {
+		m := do(t, exchange{pattern: "POST /v1/memories", method: "POST", path: "/v1/memories", status: 201,
+			body: `{"key":"act-` + a + `","tier":"working","content":"The ` + a + ` action acts on this memory."}`})
+		actionIDs[a] = m["memory"].(map[string]any)["id"].(string)
+	}
 
 	exchanges := []exchange{
 		{pattern: "POST /v1/memories", method: "POST", path: "/v1/memories", status: 200, body: `{"key":"deploy-day","content":"Deploys run on Thursdays."}`},
@@ -261,10 +231,46 @@ func TestOpenAPI_RealExchangesValidate(t *testing.T) {
 		{pattern: "POST /v1/sessions/{id}/end", method: "POST", path: "/v1/sessions/" + sessID + "/end", status: 200, body: `{"summary":"Fixed the deploy day.","learned":"Deploys moved."}`},
 		{pattern: "POST /v1/sessions/{id}/end", method: "POST", path: "/v1/sessions/no-such-session/end", status: 400, body: `{"summary":"x","mood":"good"}`, badRequest: true},
 		{pattern: "GET /v1/maintain/plan", method: "GET", path: "/v1/maintain/plan", status: 200},
+		{pattern: "GET /v1/memories/{id}/diff", method: "GET", path: "/v1/memories/" + id + "/diff?from=1&to=2", status: 200},
+		{pattern: "GET /v1/memories/{id}/diff", method: "GET", path: "/v1/memories/deploy-day/diff", status: 200},
+		{pattern: "GET /v1/memories/{id}/diff", method: "GET", path: "/v1/memories/" + id + "/diff?from=0", status: 400, badRequest: true},
+		{pattern: "GET /v1/memories/{id}/diff", method: "GET", path: "/v1/memories/" + id + "/diff?from=1&to=99", status: 404},
+		{pattern: "POST /v1/memories/{id}/pin", method: "POST", path: "/v1/memories/" + actionIDs["pin"] + "/pin", status: 200},
+		{pattern: "POST /v1/memories/{id}/unpin", method: "POST", path: "/v1/memories/" + actionIDs["unpin"] + "/unpin", status: 200, body: `{}`},
+		{pattern: "POST /v1/memories/{id}/snooze", method: "POST", path: "/v1/memories/act-snooze/snooze", status: 200, body: `{"days":7,"now":"2026-01-02T15:04:05Z"}`},
+		{pattern: "POST /v1/memories/{id}/snooze", method: "POST", path: "/v1/memories/act-snooze/snooze", status: 400, body: `{"days":-1}`},
+		{pattern: "POST /v1/memories/{id}/demote", method: "POST", path: "/v1/memories/" + actionIDs["demote"] + "/demote", status: 200},
+		{pattern: "POST /v1/memories/{id}/archive", method: "POST", path: "/v1/memories/" + actionIDs["archive"] + "/archive", status: 200},
+		{pattern: "POST /v1/memories/{id}/supersede", method: "POST", path: "/v1/memories/" + actionIDs["supersede"] + "/supersede", status: 200},
+		{pattern: "POST /v1/memories/{id}/review", method: "POST", path: "/v1/memories/" + actionIDs["review"] + "/review", status: 200},
+		{pattern: "GET /v1/sync/plan", method: "GET", path: "/v1/sync/plan", status: 200},
+		{pattern: "GET /v1/sync/plan", method: "GET", path: "/v1/sync/plan?now=yesterday", status: 400, badRequest: true},
+		{pattern: "POST /v1/sync", method: "POST", path: "/v1/sync", status: 200, body: `{"now":"2026-01-02T15:04:05Z"}`},
+		{pattern: "POST /v1/sync", method: "POST", path: "/v1/sync", status: 400, body: `{"bogus":1}`, badRequest: true},
+		{pattern: "POST /v1/maintain/apply", method: "POST", path: "/v1/maintain/apply", status: 200, body: `{"recommended":true}`},
+		{pattern: "POST /v1/maintain/apply", method: "POST", path: "/v1/maintain/apply", status: 400, body: `{"choices":[{"id":"` + id + `","action":"explode"}]}`},
+		{pattern: "POST /v1/rollups/run", method: "POST", path: "/v1/rollups/run", status: 200, body: `{"dry_run":true}`},
+		{pattern: "POST /v1/rollups/run", method: "POST", path: "/v1/rollups/run", status: 400, body: `{"now":"soon"}`, badRequest: true},
+		{pattern: "GET /v1/tiers", method: "GET", path: "/v1/tiers", status: 200},
+		{pattern: "POST /v1/purge", method: "POST", path: "/v1/purge", status: 200, body: `{"search":"go test","dry_run":true,"sample":3}`},
+		{pattern: "POST /v1/purge", method: "POST", path: "/v1/purge", status: 200, body: `{"project":"no-such-project","memories":true,"confirm":true}`},
+		{pattern: "POST /v1/purge", method: "POST", path: "/v1/purge", status: 400, body: `{"project":"p","dry_run":true,"confirm":true}`},
+		{pattern: "POST /v1/sweep", method: "POST", path: "/v1/sweep", status: 200, body: `{"dry_run":true}`},
+		{pattern: "POST /v1/sweep", method: "POST", path: "/v1/sweep", status: 400, body: `{"dry_run":"yes"}`, badRequest: true},
+		{pattern: "GET /v1/stats", method: "GET", path: "/v1/stats", status: 200},
+		{pattern: "GET /v1/stats", method: "GET", path: "/v1/stats?now=later", status: 400, badRequest: true},
+		{pattern: "GET /v1/reindex/status", method: "GET", path: "/v1/reindex/status", status: 200},
+		{pattern: "GET /v1/doctor", method: "GET", path: "/v1/doctor", status: 200},
+		{pattern: "GET /v1/export", method: "GET", path: "/v1/export?filter=tags=ops", status: 200},
+		{pattern: "GET /v1/export", method: "GET", path: "/v1/export?pinned=maybe", status: 400, badRequest: true},
+		{pattern: "POST /v1/backup", method: "POST", path: "/v1/backup", status: 201},
 		{pattern: "GET /v1/healthz", method: "GET", path: "/v1/healthz", status: 200},
 		{pattern: "GET /v1/openapi.json", method: "GET", path: "/v1/openapi.json", status: 200},
 		{pattern: "DELETE /v1/memories/{id}", method: "DELETE", path: "/v1/memories/" + id, status: 204},
 		{pattern: "DELETE /v1/memories/{id}", method: "DELETE", path: "/v1/memories/" + id, status: 404},
+	}
+	for _, a := range []string{"pin", "unpin", "demote", "archive", "supersede", "review"} {
+		exchanges = append(exchanges, exchange{pattern: "POST /v1/memories/{id}/" + a, method: "POST", path: "/v1/memories/no-such-key/" + a, status: 404})
 	}
 	// Every route also refuses a request without the token, with the
 	// documented error body.
@@ -280,21 +286,20 @@ func TestOpenAPI_RealExchangesValidate(t *testing.T) {
 
 	// Errors that do not depend on the route: a body over the server's cap,
 	// and a service this server lacks.
-	small, _ := newServer(t, &httpapi.Server{Services: fullServices(t), Loopback: true, MaxBodyBytes: 64})
-	lacking, _ := newServer(t, &httpapi.Server{Services: recall.Services{Memories: sqlite.NewMemoryService(openDB(t))}, Loopback: true})
+	small, _ := newServer(t, &httpapi.Server{Engine: openEngine(t), Loopback: true, MaxBodyBytes: 64})
+	storeless, _ := newServer(t, &httpapi.Server{Loopback: true})
 	t.Run("TooLarge", func(t *testing.T) {
 		liveAPI{url: small.URL, v: api.v}.do(t, exchange{method: "POST", path: "/v1/memories", status: 413,
 			body: `{"content":"` + strings.Repeat("x", 100) + `"}`})
 	})
 	for _, ex := range []exchange{
-		{method: "GET", path: "/v1/search?q=x", status: 501},
-		{method: "POST", path: "/v1/context", status: 501, body: `{"budget":10}`},
-		{method: "POST", path: "/v1/observations", status: 501, body: `{"observations":[]}`},
-		{method: "GET", path: "/v1/sessions", status: 501},
-		{method: "GET", path: "/v1/maintain/plan", status: 501},
+		{method: "GET", path: "/v1/search?q=x", status: 503},
+		{method: "POST", path: "/v1/context", status: 503, body: `{"budget":10}`},
+		{method: "GET", path: "/v1/stats", status: 503},
+		{method: "POST", path: "/v1/backup", status: 503},
 	} {
-		t.Run("NotOffered"+strings.ReplaceAll(ex.path, "/", "_"), func(t *testing.T) {
-			liveAPI{url: lacking.URL, v: api.v}.do(t, ex)
+		t.Run("NoStore"+strings.ReplaceAll(ex.path, "/", "_"), func(t *testing.T) {
+			liveAPI{url: storeless.URL, v: api.v}.do(t, ex)
 		})
 	}
 
@@ -312,7 +317,8 @@ func TestOpenAPI_RealExchangesValidate(t *testing.T) {
 	// The table above must keep up with the routes: each one answers at
 	// least once with success, and each one that takes input once with an
 	// error of its own.
-	inputless := map[string]bool{"GET /v1/healthz": true, "GET /v1/openapi.json": true, "GET /v1/maintain/plan": true}
+	inputless := map[string]bool{"GET /v1/healthz": true, "GET /v1/openapi.json": true, "GET /v1/maintain/plan": true,
+		"GET /v1/tiers": true, "GET /v1/reindex/status": true, "GET /v1/doctor": true, "POST /v1/backup": true}
 	for _, p := range httpapi.RegisteredPatterns(srv) {
 		if !ok[p] {
 			t.Errorf("no successful exchange for %s: add one", p)

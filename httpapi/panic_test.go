@@ -17,9 +17,8 @@ import (
 // is logged, and the server goes on serving.
 func TestServer_PanicIs500(t *testing.T) {
 	var logs bytes.Buffer
-	svc := sqliteServices(openDB(t))
-	svc.Search = recalltest.PanicSearcher{Searcher: svc.Search}
-	ts, c := newServer(t, &httpapi.Server{Services: svc, Loopback: true, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	eng := openEngine(t)
+	ts, c := newServer(t, &httpapi.Server{Engine: panicSearch{eng, recalltest.PanicSearcher{Searcher: eng.Searcher()}}, Loopback: true, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 
 	resp, err := http.Get(ts.URL + "/v1/search?q=" + recalltest.PanicQuery)
 	if err != nil {
@@ -42,4 +41,15 @@ func TestServer_PanicIs500(t *testing.T) {
 	if hits, err := c.Search(context.Background(), recall.SearchQuery{Text: "serving"}); err != nil || len(hits) != 1 {
 		t.Fatalf("next search: %d hits, %v", len(hits), err)
 	}
+}
+
+// panicSearch is the real engine whose search panics on
+// recalltest.PanicQuery.
+type panicSearch struct {
+	httpapi.Engine
+	search recall.Searcher
+}
+
+func (p panicSearch) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.SearchHit, error) {
+	return p.search.Search(ctx, q)
 }

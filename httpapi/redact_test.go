@@ -7,7 +7,7 @@ import (
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/httpapi"
-	"github.com/recall-mem/recall/redact"
+	"github.com/recall-mem/recall/sqlite"
 	"github.com/recall-mem/recall/sqlite/sqlitetest"
 )
 
@@ -18,9 +18,8 @@ import (
 func TestServer_RedactsEveryField(t *testing.T) {
 	ctx := context.Background()
 	const token = "ghp_R7kQ2mXw9LpZ4vB8nC3dF6hJ1sT5yU0aE2gI"
-	db := openDB(t)
-	db.Redactor = redact.MustNew(redact.Config{})
-	_, c := newServer(t, &httpapi.Server{Services: sqliteServices(db), Loopback: true})
+	eng := openEngine(t) // [redact] is on by default
+	_, c := newServer(t, &httpapi.Server{Engine: eng, Loopback: true})
 	meta := json.RawMessage(`{"cmd":"push ` + token + `","deep":[{"v":"` + token + `"}]}`)
 	put, err := c.PutMemory(ctx, &recall.Memory{Title: "Deploy", Content: "notes", Tags: []string{"ops", token}, Category: token, Context: token, Metadata: meta})
 	if err != nil {
@@ -36,5 +35,5 @@ func TestServer_RedactsEveryField(t *testing.T) {
 	if err := c.RecordObservations(ctx, []*recall.Observation{{Type: "command", Content: "z", Key: token, File: token, Metadata: meta}}); err != nil {
 		t.Fatal(err)
 	}
-	sqlitetest.AssertRedacted(t, db, token)
+	sqlitetest.AssertRedacted(t, eng.Store.(*sqlite.Store).DB, token)
 }

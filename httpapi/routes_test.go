@@ -49,7 +49,7 @@ func errCode(body map[string]any) string {
 }
 
 func TestServer_Guards(t *testing.T) {
-	ts, _ := newServer(t, &httpapi.Server{Services: sqliteServices(openDB(t)), Loopback: true, Token: "tok"})
+	ts, _ := newServer(t, &httpapi.Server{Engine: openEngine(t), Loopback: true, Token: "tok"})
 	auth := "Bearer tok"
 	cases := []struct {
 		name   string
@@ -78,7 +78,7 @@ func TestServer_Guards(t *testing.T) {
 		{"ErrBadTime", "GET", "/v1/memories?since=yesterday", "", map[string]string{"Authorization": auth}, 400, recall.EINVALID},
 		{"ErrNoQuery", "GET", "/v1/search", "", map[string]string{"Authorization": auth}, 400, recall.EINVALID},
 		{"ErrNotFound", "GET", "/v1/memories/tr0000000000", "", map[string]string{"Authorization": auth}, 404, recall.ENOTFOUND},
-		{"ErrContextNotOffered", "POST", "/v1/context", `{"budget":100}`, map[string]string{"Authorization": auth}, 501, recall.ENOTIMPL},
+		{"ErrPurgeUndecided", "POST", "/v1/purge", `{"project":"p"}`, map[string]string{"Authorization": auth}, 400, recall.EINVALID},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -97,19 +97,16 @@ func TestServer_Guards(t *testing.T) {
 }
 
 func TestServer_Healthz(t *testing.T) {
-	db := openDB(t)
-	ts, _ := newServer(t, &httpapi.Server{Services: sqliteServices(db), Loopback: true})
+	ts, _ := newServer(t, &httpapi.Server{Engine: openEngine(t), Loopback: true})
 	status, body := call(t, "GET", ts.URL+"/v1/healthz", "", nil)
-	if status != 200 || body["status"] != "ok" {
+	if status != 200 || body["status"] != "ok" || body["unavailable"] != nil {
 		t.Fatalf("got %d %v", status, body)
-	}
-	got, _ := json.Marshal(body["unavailable"])
-	if string(got) != `["context","sessions","maintain"]` {
-		t.Fatalf("unavailable = %s", got)
 	}
 }
 
-func TestServer_NoServices(t *testing.T) {
+// A server without an engine answers unavailable on every route but
+// healthz, which says so.
+func TestServer_NoEngine(t *testing.T) {
 	ts, c := newServer(t, &httpapi.Server{Loopback: true})
 	ctx := context.Background()
 	for name, err := range map[string]error{
@@ -119,12 +116,13 @@ func TestServer_NoServices(t *testing.T) {
 		"record":  c.RecordObservations(ctx, []*recall.Observation{{Type: "note", Content: "x"}}),
 		"context": func() error { _, err := c.BuildContext(ctx, recall.ContextRequest{Budget: 10}); return err }(),
 	} {
-		if recall.ErrorCode(err) != recall.ENOTIMPL {
-			t.Errorf("%s: got %v, want not_implemented", name, err)
+		if recall.ErrorCode(err) != recall.EUNAVAILABLE {
+			t.Errorf("%s: got %v, want unavailable", name, err)
 		}
 	}
-	if status, _ := call(t, "GET", ts.URL+"/v1/healthz", "", nil); status != 200 {
-		t.Fatalf("healthz %d", status)
+	status, body := call(t, "GET", ts.URL+"/v1/healthz", "", nil)
+	if got, _ := json.Marshal(body["unavailable"]); status != 200 || string(got) != `["store"]` {
+		t.Fatalf("healthz %d %v", status, body)
 	}
 }
 
@@ -139,7 +137,7 @@ func TestClient_ErrUnavailable(t *testing.T) {
 // TestServer_MemoryRoutes checks the JSON shapes a non-Go caller sees and
 // the ?collection= choice that the Go client never needs.
 func TestServer_MemoryRoutes(t *testing.T) {
-	ts, _ := newServer(t, &httpapi.Server{Services: sqliteServices(openDB(t)), Loopback: true})
+	ts, _ := newServer(t, &httpapi.Server{Engine: openEngine(t), Loopback: true})
 	u := ts.URL + "/v1/memories"
 	if status, body := call(t, "POST", u, `{"key":"k","content":"in default"}`, nil); status != 201 || body["created"] != true {
 		t.Fatalf("put: %d %v", status, body)

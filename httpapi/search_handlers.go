@@ -9,16 +9,8 @@ import (
 )
 
 func (s *Server) searchRoutes(mux router) {
-	if s.Services.Search == nil {
-		mux.Handle("/v1/search", s.notOffered("search"))
-	} else {
-		mux.HandleFunc("GET /v1/search", s.search)
-	}
-	if s.Services.Context == nil {
-		mux.Handle("/v1/context", s.notOffered("context packs"))
-	} else {
-		mux.HandleFunc("POST /v1/context", s.buildContext)
-	}
+	mux.HandleFunc("GET /v1/search", s.search)
+	mux.HandleFunc("POST /v1/context", s.buildContext)
 }
 
 // hitList is the response to GET /v1/search.
@@ -64,7 +56,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.log(), err)
 		return
 	}
-	hits, err := s.Services.Search.Search(r.Context(), q)
+	hits, err := s.Engine.Search(r.Context(), q)
 	if err != nil {
 		writeError(w, r, s.log(), err)
 		return
@@ -81,7 +73,7 @@ func (s *Server) buildContext(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.log(), err)
 		return
 	}
-	pack, err := s.Services.Context.BuildContext(r.Context(), recall.ContextRequest{
+	pack, err := s.Engine.Context(r.Context(), recall.ContextRequest{
 		Query: b.Query, Budget: b.Budget, Now: b.Now, Filter: b.Filter.filter(),
 	})
 	s.reply(w, r, http.StatusOK, pack, err)

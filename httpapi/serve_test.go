@@ -13,22 +13,20 @@ import (
 // slowPuts holds every put until release is closed, so a test can stop
 // the server while a write is in flight.
 type slowPuts struct {
-	recall.MemoryService
+	httpapi.Engine
 	started chan struct{}
 	release chan struct{}
 }
 
-func (s *slowPuts) PutMemory(ctx context.Context, m *recall.Memory) (*recall.PutResult, error) {
+func (s *slowPuts) Put(ctx context.Context, m *recall.Memory) (*recall.PutResult, error) {
 	close(s.started)
 	<-s.release
-	return s.MemoryService.PutMemory(ctx, m)
+	return s.Engine.Put(ctx, m)
 }
 
 func TestServer_Serve(t *testing.T) {
 	t.Run("ShutdownFinishesInFlightWrites", func(t *testing.T) {
-		svc := sqliteServices(openDB(t))
-		slow := &slowPuts{MemoryService: svc.Memories, started: make(chan struct{}), release: make(chan struct{})}
-		svc.Memories = slow
+		slow := &slowPuts{Engine: openEngine(t), started: make(chan struct{}), release: make(chan struct{})}
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			t.Fatal(err)
@@ -36,7 +34,7 @@ func TestServer_Serve(t *testing.T) {
 		ctx, stop := context.WithCancel(context.Background())
 		defer stop()
 		served := make(chan error, 1)
-		go func() { served <- (&httpapi.Server{Services: svc, Loopback: true}).Serve(ctx, ln) }()
+		go func() { served <- (&httpapi.Server{Engine: slow, Loopback: true}).Serve(ctx, ln) }()
 
 		c := httpapi.NewClient("http://"+ln.Addr().String(), "")
 		put := make(chan error, 1)
@@ -58,7 +56,7 @@ func TestServer_Serve(t *testing.T) {
 		if err := <-served; err != nil {
 			t.Fatalf("Serve: %v", err)
 		}
-		if _, err := slow.MemoryService.FindMemory(context.Background(), "k", ""); err != nil {
+		if _, err := slow.Engine.Get(context.Background(), "k", ""); err != nil {
 			t.Fatalf("the write was lost: %v", err)
 		}
 		if _, err := net.DialTimeout("tcp", ln.Addr().String(), time.Second); err == nil {

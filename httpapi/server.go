@@ -28,7 +28,11 @@ const (
 // Server is recall's HTTP front end. Set the fields, then call Handler or
 // Serve.
 type Server struct {
-	Services recall.Services
+	// Engine is the open store every route acts through, and nothing
+	// else: each route is one engine method, so REST reaches what the CLI
+	// and MCP reach. Pass the program's *engine.Engine. Nil answers every
+	// route but healthz and the document with unavailable.
+	Engine Engine
 
 	// Token, when set, must arrive on every request as "Authorization:
 	// Bearer TOKEN".
@@ -71,7 +75,15 @@ func (s *Server) maxBody() int64 {
 // Handler returns the routes behind the safety guards.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	s.registerRoutes(mux)
+	if s.Engine != nil {
+		s.registerRoutes(mux)
+	} else {
+		mux.HandleFunc("GET /v1/healthz", s.healthz)
+		mux.HandleFunc("GET "+openAPIPath, s.openAPI)
+		mux.HandleFunc("/v1/", func(w http.ResponseWriter, r *http.Request) {
+			writeError(w, r, s.log(), recall.Errorf(recall.EUNAVAILABLE, "This server has no store open: start it with `recall serve`."))
+		})
+	}
 	if s.MCP != nil {
 		mux.Handle("/mcp", s.MCP)
 	}
@@ -103,6 +115,9 @@ func (s *Server) registerRoutes(mux router) {
 	s.searchRoutes(mux)
 	s.observationRoutes(mux)
 	s.sessionRoutes(mux)
+	s.entryRoutes(mux)
+	s.tierRoutes(mux)
+	s.storeRoutes(mux)
 	mux.HandleFunc("GET /v1/healthz", s.healthz)
 	mux.HandleFunc("GET "+openAPIPath, s.openAPI)
 }
@@ -110,18 +125,15 @@ func (s *Server) registerRoutes(mux router) {
 // healthReport is the body of GET /v1/healthz.
 type healthReport struct {
 	Status      string   `json:"status"`
-	Unavailable []string `json:"unavailable,omitempty"` // services this server does not offer
+	Unavailable []string `json:"unavailable,omitempty"` // "store" when the server has no engine
 }
 
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, healthReport{Status: "ok", Unavailable: s.Services.Missing()})
-}
-
-// notOffered answers every route of a service this server lacks.
-func (s *Server) notOffered(what string) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, r, s.log(), recall.Errorf(recall.ENOTIMPL, "This server does not offer %s yet: GET /v1/healthz lists what is unavailable.", what))
+	h := healthReport{Status: "ok"}
+	if s.Engine == nil {
+		h.Unavailable = []string{"store"}
 	}
+	writeJSON(w, http.StatusOK, h)
 }
 
 // Serve answers requests on ln until ctx ends, then shuts down gracefully:

@@ -24,7 +24,7 @@ func (f *fakeContext) BuildContext(_ context.Context, req recall.ContextRequest)
 
 func TestClient_Search(t *testing.T) {
 	ctx := context.Background()
-	_, c := newServer(t, &httpapi.Server{Services: sqliteServices(openDB(t)), Loopback: true})
+	_, c := newServer(t, &httpapi.Server{Engine: openEngine(t), Loopback: true})
 	for _, m := range []*recall.Memory{
 		{Title: "Auth", Content: "OAuth tokens rotate hourly.", Tags: []string{"api"}},
 		{Title: "DB", Content: "Postgres tokens are long lived.", Tags: []string{"db"}},
@@ -60,9 +60,7 @@ func TestClient_Search(t *testing.T) {
 func TestClient_BuildContext(t *testing.T) {
 	ctx := context.Background()
 	fake := &fakeContext{}
-	svc := sqliteServices(openDB(t))
-	svc.Context = fake
-	_, c := newServer(t, &httpapi.Server{Services: svc, Loopback: true})
+	_, c := newServer(t, &httpapi.Server{Engine: fakeEngine{Engine: openEngine(t), ctx: fake}, Loopback: true})
 	pack, err := c.BuildContext(ctx, recall.ContextRequest{Query: "deploys", Budget: 500, Filter: recall.MemoryFilter{Collection: ptr("ops"), Fields: map[string][]string{"tags": {"a"}}}})
 	if err != nil {
 		t.Fatal(err)
@@ -81,7 +79,7 @@ func TestClient_BuildContext(t *testing.T) {
 
 func ptr[T any](v T) *T { return &v }
 
-// fakeSessions and fakeMaintainer stand in for services on other branches.
+// fakeSessions stands in for the session lifecycle.
 type fakeSessions struct{ started []*recall.Session }
 
 func (f *fakeSessions) StartSession(_ context.Context, s *recall.Session) (*recall.SessionStartReport, error) {
@@ -101,17 +99,37 @@ func (f *fakeSessions) FindSessions(_ context.Context, limit int) ([]*recall.Ses
 	return f.started[:min(limit, len(f.started))], nil
 }
 
-type fakeMaintainer struct{}
+// fakeEngine is the real engine with the context builder, the sessions
+// and the maintenance plan stood in for by the fakes.
+type fakeEngine struct {
+	httpapi.Engine
+	ctx  *fakeContext
+	sess *fakeSessions
+}
 
-func (fakeMaintainer) Plan(context.Context) (*recall.MaintainPlan, error) {
+func (f fakeEngine) Context(ctx context.Context, req recall.ContextRequest) (*recall.ContextPack, error) {
+	return f.ctx.BuildContext(ctx, req)
+}
+
+func (f fakeEngine) StartSession(ctx context.Context, s *recall.Session) (*recall.SessionStartReport, error) {
+	return f.sess.StartSession(ctx, s)
+}
+
+func (f fakeEngine) EndSession(ctx context.Context, end recall.SessionEnd) (*recall.Session, error) {
+	return f.sess.EndSession(ctx, end)
+}
+
+func (f fakeEngine) ListSessions(ctx context.Context, limit int) ([]*recall.Session, error) {
+	return f.sess.FindSessions(ctx, limit)
+}
+
+func (fakeEngine) PlanMaintenance(context.Context, string, time.Time) (*recall.MaintainPlan, error) {
 	return &recall.MaintainPlan{WorkingWords: 1700, Target: 1500}, nil
 }
 
 func TestClient_SessionsAndPlan(t *testing.T) {
 	ctx := context.Background()
-	svc := sqliteServices(openDB(t))
-	svc.Sessions, svc.Maintainer = &fakeSessions{}, fakeMaintainer{}
-	_, c := newServer(t, &httpapi.Server{Services: svc, Loopback: true})
+	_, c := newServer(t, &httpapi.Server{Engine: fakeEngine{Engine: openEngine(t), sess: &fakeSessions{}}, Loopback: true})
 	rep, err := c.StartSession(ctx, &recall.Session{Project: "web", Agent: "tester"})
 	if err != nil || rep.Session.ID != "s-1" || rep.Session.Project != "web" || rep.Context == "" {
 		t.Fatalf("start %+v %v", rep, err)

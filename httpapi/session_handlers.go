@@ -7,19 +7,9 @@ import (
 )
 
 func (s *Server) sessionRoutes(mux router) {
-	if s.Services.Sessions == nil {
-		mux.Handle("/v1/sessions", s.notOffered("sessions"))
-		mux.Handle("/v1/sessions/", s.notOffered("sessions"))
-	} else {
-		mux.HandleFunc("POST /v1/sessions", s.startSession)
-		mux.HandleFunc("GET /v1/sessions", s.findSessions)
-		mux.HandleFunc("POST /v1/sessions/{id}/end", s.endSession)
-	}
-	if s.Services.Maintainer == nil {
-		mux.Handle("/v1/maintain/plan", s.notOffered("maintenance plans"))
-	} else {
-		mux.HandleFunc("GET /v1/maintain/plan", s.maintainPlan)
-	}
+	mux.HandleFunc("POST /v1/sessions", s.startSession)
+	mux.HandleFunc("GET /v1/sessions", s.findSessions)
+	mux.HandleFunc("POST /v1/sessions/{id}/end", s.endSession)
 }
 
 func (s *Server) startSession(w http.ResponseWriter, r *http.Request) {
@@ -28,7 +18,7 @@ func (s *Server) startSession(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.log(), err)
 		return
 	}
-	rep, err := s.Services.Sessions.StartSession(r.Context(), &sess)
+	rep, err := s.Engine.StartSession(r.Context(), &sess)
 	s.reply(w, r, http.StatusCreated, rep, err)
 }
 
@@ -43,7 +33,7 @@ func (s *Server) findSessions(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.log(), err)
 		return
 	}
-	ss, err := s.Services.Sessions.FindSessions(r.Context(), limit)
+	ss, err := s.Engine.ListSessions(r.Context(), limit)
 	if err != nil {
 		writeError(w, r, s.log(), err)
 		return
@@ -61,11 +51,6 @@ func (s *Server) endSession(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	end.ID = r.PathValue("id")
-	sess, err := s.Services.Sessions.EndSession(r.Context(), end)
+	sess, err := s.Engine.EndSession(r.Context(), end)
 	s.reply(w, r, http.StatusOK, sess, err)
-}
-
-func (s *Server) maintainPlan(w http.ResponseWriter, r *http.Request) {
-	plan, err := s.Services.Maintainer.Plan(r.Context())
-	s.reply(w, r, http.StatusOK, plan, err)
 }

@@ -14,7 +14,7 @@ import (
 func TestServer_UI(t *testing.T) {
 	ui := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ui "+r.URL.Path) })
 	mcp := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "mcp") })
-	s := &httpapi.Server{Services: sqliteServices(openDB(t)), Loopback: true, Token: "tok", UI: ui, MCP: mcp}
+	s := &httpapi.Server{Engine: openEngine(t), Loopback: true, Token: "tok", UI: ui, MCP: mcp}
 	h := s.Handler()
 	for _, tc := range []struct {
 		path, auth string

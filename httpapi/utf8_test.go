@@ -11,7 +11,7 @@ import (
 // decoding it would turn the bytes into U+FFFD, and the stored text would
 // differ from what was sent.
 func TestServer_InvalidUTF8(t *testing.T) {
-	ts, _ := newServer(t, &httpapi.Server{Services: sqliteServices(openDB(t)), Loopback: true})
+	ts, _ := newServer(t, &httpapi.Server{Engine: openEngine(t), Loopback: true})
 	status, body := call(t, "POST", ts.URL+"/v1/memories", "{\"content\":\"caf\xe9 au lait\"}", nil)
 	if status != 400 || errCode(body) != recall.EINVALID {
 		t.Fatalf("status %d %v, want 400 invalid", status, body)

@@ -120,7 +120,7 @@ an HttpOnly cookie instead.`,
 			if err != nil {
 				return err
 			}
-			srv := &httpapi.Server{Services: svc, Token: token, Loopback: loopback, Logger: log,
+			srv := &httpapi.Server{Engine: a.eng, Token: token, Loopback: loopback, Logger: log,
 				MCP: mcp.HTTPHandler(a.mcpServer(log), log), UI: ui}
 			fprintf(a.stderr, "recall: serving %s on http://%s (web UI /, REST /v1/, MCP /mcp); Ctrl-C stops\n", a.eng.Location.Dir, ln.Addr())
 			if err := srv.Serve(c.Context(), ln); err != nil {

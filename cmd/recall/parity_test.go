@@ -24,26 +24,6 @@ import (
 // shrinks; once every interface reaches every capability it is empty and
 // no "—" may come back.
 var parityGaps = []string{
-	"diff/REST",
-	"sync/REST",
-	"maintain apply/REST",
-	"pin/REST",
-	"unpin/REST",
-	"snooze/REST",
-	"demote/REST",
-	"archive/REST",
-	"supersede/REST",
-	"review/REST",
-	"rollup run/REST",
-	"tiers/REST",
-	"purge (dry run)/REST",
-	"purge (confirm)/REST",
-	"sweep/REST",
-	"stats/REST",
-	"reindex status/REST",
-	"doctor/REST",
-	"export/REST",
-	"backup/REST",
 }
 
 // parityRow is one line of the capability table; a nil cell is "—".
