@@ -23,8 +23,7 @@ import (
 // list and when an entry here is no longer a gap, so the list only
 // shrinks; once every interface reaches every capability it is empty and
 // no "—" may come back.
-var parityGaps = []string{
-}
+var parityGaps = []string{}
 
 // parityRow is one line of the capability table; a nil cell is "—".
 type parityRow struct {
