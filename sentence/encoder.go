@@ -71,8 +71,12 @@ func (e *Encoder) Load() error {
 			defer close(done)
 			e.tok, tokErr = NewTokenizer(vocabFile)
 		}()
+		// Every decoded value came from at least one byte of the file:
+		// a block of len(weightFile) values holds them all. It lives as
+		// long as e, which alone reaches the model.
+		sl := newSlab(len(weightFile), e)
 		var w map[string]Tensor
-		if w, e.err = decodeWeights(weightFile, inPlace); e.err == nil {
+		if w, e.err = decodeWeights(weightFile, inPlace, sl.take); e.err == nil {
 			e.model, e.err = NewModel(w)
 		}
 		<-done

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"maps"
 	"math"
+	"runtime"
 	"slices"
 	"testing"
 	"unicode/utf16"
@@ -92,4 +93,27 @@ func TestLoadMatchesDecodedWeights(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The slab hands out disjoint slices, then heap memory once it is full.
+func TestSlabTake(t *testing.T) {
+	owner := new(int)
+	s := newSlab(10, owner)
+	a, b, c := s.take(4), s.take(6), s.take(3)
+	if len(a) != 4 || len(b) != 6 || len(c) != 3 {
+		t.Fatalf("lengths %d %d %d", len(a), len(b), len(c))
+	}
+	for i := range a {
+		a[i] = 1
+	}
+	for i := range b {
+		b[i] = 2
+	}
+	for i := range c {
+		c[i] = 3
+	}
+	if a[3] != 1 || b[0] != 2 || cap(a) != 4 {
+		t.Fatalf("slices overlap: a %v b %v", a, b)
+	}
+	runtime.KeepAlive(owner)
 }

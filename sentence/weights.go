@@ -101,14 +101,18 @@ func EncodeWeights(tensors []Tensor) []byte {
 
 // DecodeWeights reads a weight file into float32 tensors by name.
 func DecodeWeights(b []byte) (map[string]Tensor, error) {
-	return decodeWeights(b, nil)
+	return decodeWeights(b, nil, nil)
 }
 
 // decodeWeights reads a weight file; the int8 tensors inPlace names are
 // not decoded but point into b, so that a large table costs nothing until
 // its rows are read. b must then stay unchanged while they are in use
-// (the embedded file is read-only).
-func decodeWeights(b []byte, inPlace map[string]bool) (map[string]Tensor, error) {
+// (the embedded file is read-only). Decoded tensors take their memory
+// from alloc, or from the heap when it is nil.
+func decodeWeights(b []byte, inPlace map[string]bool, alloc func(n int) []float32) (map[string]Tensor, error) {
+	if alloc == nil {
+		alloc = func(n int) []float32 { return make([]float32, n) }
+	}
 	if len(b) < len(weightMagic)+4 || string(b[:len(weightMagic)]) != weightMagic {
 		return nil, errors.New("not a USE Lite weight file (bad magic): regenerate it with `go generate ./sentence`")
 	}
@@ -138,12 +142,12 @@ func decodeWeights(b []byte, inPlace map[string]bool) (map[string]Tensor, error)
 		}
 		switch form {
 		case FormFloat32:
-			t.Data = make([]float32, size)
+			t.Data = alloc(size)
 			for i := range t.Data {
 				t.Data[i] = math.Float32frombits(r.u32())
 			}
 		case FormFloat16:
-			t.Data = make([]float32, size)
+			t.Data = alloc(size)
 			for i := range t.Data {
 				t.Data[i] = fromHalf(r.u16())
 			}
@@ -158,7 +162,7 @@ func decodeWeights(b []byte, inPlace map[string]bool) (map[string]Tensor, error)
 			}
 			t.q = r.bytes(size)
 			if !inPlace[name] {
-				t.Data = make([]float32, size)
+				t.Data = alloc(size)
 				dequantise(t.Data, t.q, t.scales, t.Cols(), form)
 				t.q, t.scales = nil, nil
 			}
