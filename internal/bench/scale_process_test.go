@@ -88,11 +88,5 @@ func TestScale_Processes(t *testing.T) {
 	if rep.ImportPeakRSS <= 0 {
 		t.Errorf("import peak RSS %d", rep.ImportPeakRSS)
 	}
-	var out strings.Builder
-	rep.WriteText(&out)
-	for _, want := range []string{"serve hybrid", "serve bm25", "(3 clients)", "import peak RSS"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("text report lacks %q:\n%s", want, out.String())
-		}
-	}
+	wantText(t, rep, "serve hybrid", "serve bm25", "(3 clients)", "import peak RSS")
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"github.com/recall-mem/recall"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,13 +63,7 @@ func TestScale_Run(t *testing.T) {
 	if rep.BytesPerMemory <= 0 {
 		t.Errorf("bytes per memory %v", rep.BytesPerMemory)
 	}
-	var out bytes.Buffer
-	rep.WriteText(&out)
-	for _, want := range []string{"memories               60 (5 queries", "search hybrid", "context                not wired"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("text report lacks %q:\n%s", want, out.String())
-		}
-	}
+	wantText(t, rep, "memories               60 (5 queries", "search hybrid", "context                not wired")
 }
 
 // hashingStore opens a store in dir embedding inline with the hashing
@@ -83,6 +78,18 @@ func hashingStore(_ context.Context, dir, _ string) (*bench.Store, error) {
 	}
 	mem := sqlite.NewMemoryService(st.DB)
 	return &bench.Store{Memories: mem, Vectors: st.Vectors(), Search: mem, Embedder: e, Close: func() { st.Close() }}, nil
+}
+
+// wantText checks that rep's text report has every one of wants.
+func wantText(t *testing.T, rep interface{ WriteText(io.Writer) }, wants ...string) {
+	t.Helper()
+	var out bytes.Buffer
+	rep.WriteText(&out)
+	for _, want := range wants {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("text report lacks %q:\n%s", want, out.String())
+		}
+	}
 }
 
 func TestTermProgress(t *testing.T) {
