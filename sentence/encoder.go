@@ -76,7 +76,7 @@ func (e *Encoder) Load() error {
 		// long as e, which alone reaches the model.
 		sl := newSlab(len(weightFile), e)
 		var w map[string]Tensor
-		if w, e.err = decodeWeights(weightFile, inPlace, sl.take); e.err == nil {
+		if w, e.err = decodeWeights(weightFile, inPlace, sl.take, runtime.GOMAXPROCS(0)); e.err == nil {
 			e.model, e.err = NewModel(w)
 		}
 		<-done

@@ -101,15 +101,16 @@ func EncodeWeights(tensors []Tensor) []byte {
 
 // DecodeWeights reads a weight file into float32 tensors by name.
 func DecodeWeights(b []byte) (map[string]Tensor, error) {
-	return decodeWeights(b, nil, nil)
+	return decodeWeights(b, nil, nil, 1)
 }
 
 // decodeWeights reads a weight file; the int8 tensors inPlace names are
 // not decoded but point into b, so that a large table costs nothing until
 // its rows are read. b must then stay unchanged while they are in use
 // (the embedded file is read-only). Decoded tensors take their memory
-// from alloc, or from the heap when it is nil.
-func decodeWeights(b []byte, inPlace map[string]bool, alloc func(n int) []float32) (map[string]Tensor, error) {
+// from alloc, or from the heap when it is nil, and are dequantised on
+// workers goroutines once the file is parsed.
+func decodeWeights(b []byte, inPlace map[string]bool, alloc func(n int) []float32, workers int) (map[string]Tensor, error) {
 	if alloc == nil {
 		alloc = func(n int) []float32 { return make([]float32, n) }
 	}
@@ -122,6 +123,7 @@ func decodeWeights(b []byte, inPlace map[string]bool, alloc func(n int) []float3
 		return nil, errors.New("weight file names more tensors than it holds: regenerate it with `go generate ./sentence`")
 	}
 	out := make(map[string]Tensor, n)
+	var work []dequantJob
 	for range n {
 		name := string(r.bytes(int(r.u16())))
 		form, rank := r.u8(), int(r.u8())
@@ -163,7 +165,7 @@ func decodeWeights(b []byte, inPlace map[string]bool, alloc func(n int) []float3
 			t.q = r.bytes(size)
 			if !inPlace[name] {
 				t.Data = alloc(size)
-				dequantise(t.Data, t.q, t.scales, t.Cols(), form)
+				work = splitDequant(work, t.Data, t.q, t.scales, t.Cols(), form)
 				t.q, t.scales = nil, nil
 			}
 		default:
@@ -174,6 +176,7 @@ func decodeWeights(b []byte, inPlace map[string]bool, alloc func(n int) []float3
 		}
 		out[name] = t
 	}
+	runDequant(work, workers)
 	return out, nil
 }
 
