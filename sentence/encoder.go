@@ -43,8 +43,12 @@ type Encoder struct {
 
 var _ recall.Embedder = (*Encoder)(nil)
 
+// inPlace names the tensors the encoder reads straight from the embedded
+// file rather than decoding at load.
+var inPlace = map[string]bool{"emb": true}
+
 // shared is the process's one encoder: the decoded weights take about
-// 30 MB, so every store and command shares them.
+// 20 MB, so every store and command shares them.
 var shared = &Encoder{}
 
 // Default returns the process-wide encoder.
@@ -59,13 +63,25 @@ func (e *Encoder) Dim() int { return Dim }
 // Load decodes the embedded weights if that has not happened yet.
 func (e *Encoder) Load() error {
 	e.once.Do(func() {
-		e.tok, e.err = NewTokenizer(vocabFile)
-		if e.err != nil {
-			return
-		}
+		// The vocabulary and the weights are independent: read them on
+		// two cores, since a search process waits for both.
+		var tokErr error
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			e.tok, tokErr = NewTokenizer(vocabFile)
+		}()
+		// Every decoded value came from at least one byte of the file:
+		// a block of len(weightFile) values holds them all. It lives as
+		// long as e, which alone reaches the model.
+		sl := newSlab(len(weightFile), e)
 		var w map[string]Tensor
-		if w, e.err = DecodeWeights(weightFile); e.err == nil {
+		if w, e.err = decodeWeights(weightFile, inPlace, sl.take, runtime.GOMAXPROCS(0)); e.err == nil {
 			e.model, e.err = NewModel(w)
+		}
+		<-done
+		if e.err == nil {
+			e.err = tokErr
 		}
 		if e.err != nil {
 			e.err = recall.Errorf(recall.EINTERNAL, "The built-in sentence encoder cannot load its weights (%v); the binary is damaged: reinstall recall, or set [retrieval] embedder = \"hashing\".", e.err)

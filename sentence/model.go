@@ -20,7 +20,7 @@ const (
 // (the first widens 256 → 512 through a projected residual), mean pooling
 // over the tokens, a tanh layer and L2 normalisation.
 type Model struct {
-	emb        Tensor    // vocab × 256
+	emb        table     // vocab × 256
 	timescales []float32 // 128
 	res0       linear    // 256 → 512, the first layer's residual
 	layers     [2]layer
@@ -46,7 +46,7 @@ func NewModel(w map[string]Tensor) (*Model, error) {
 		return t
 	}
 	m := &Model{
-		emb:        get("emb"),
+		emb:        newTable(get("emb")),
 		timescales: get("timescales").Data,
 		res0:       newLinear(get("res0.w"), get("res0.b")),
 		hidden:     newLinear(get("hidden.w"), get("hidden.b")),
@@ -80,8 +80,7 @@ func (m *Model) Forward(ids []int) []float32 {
 		ids = ids[:maxTokens]
 	}
 	t := len(ids)
-	width := m.emb.Cols()
-	rows := m.emb.Rows()
+	width, rows := m.emb.cols, m.emb.rows
 	x := make([]float32, t*width)
 	half := len(m.timescales)
 	for p, id := range ids {
@@ -91,9 +90,7 @@ func (m *Model) Forward(ids []int) []float32 {
 		// The graph adds the timing signal to the embedding and then adds
 		// the embedding once more: the stream starts at 2·emb + timing.
 		row := x[p*width : (p+1)*width]
-		for i, v := range m.emb.Data[id*width : (id+1)*width] {
-			row[i] = 2 * v
-		}
+		m.emb.twice(row, id)
 		for i, ts := range m.timescales {
 			a := float64(float32(p) * ts)
 			row[i] += float32(math.Sin(a))

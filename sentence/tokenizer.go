@@ -1,8 +1,6 @@
 package sentence
 
 import (
-	"encoding/json"
-	"fmt"
 	"strings"
 	"unicode/utf16"
 
@@ -41,28 +39,23 @@ type piece struct {
 // NewTokenizer reads vocab.json: an array of [piece, score] pairs whose
 // position is the id.
 func NewTokenizer(vocabJSON []byte) (*Tokenizer, error) {
-	var raw [][2]any
-	if err := json.Unmarshal(vocabJSON, &raw); err != nil {
-		return nil, fmt.Errorf("vocabulary: %w", err)
+	entries, err := parseVocab(vocabJSON)
+	if err != nil {
+		return nil, err
 	}
-	t := &Tokenizer{pieces: make(map[string]piece, len(raw)), width: make([]int, len(raw))}
-	for id, pair := range raw {
-		s, ok1 := pair[0].(string)
-		score, ok2 := pair[1].(float64)
-		if pair[1] == nil {
-			// A few pieces (":" among them) have a null score, which the
-			// original adds as 0.
-			ok2 = true
+	t := &Tokenizer{pieces: make(map[string]piece, len(entries)), width: make([]int, len(entries))}
+	for id, e := range entries {
+		runes, units := 0, 0
+		for _, r := range e.piece { // invalid UTF-8 reads as U+FFFD, as []rune has it
+			runes++
+			units += max(1, utf16.RuneLen(r))
 		}
-		if !ok1 || !ok2 {
-			return nil, fmt.Errorf("vocabulary entry %d is not [piece, score]", id)
-		}
-		t.width[id] = max(1, len(utf16.Encode([]rune(s)))) // at least 1: the walk back must move
+		t.width[id] = max(1, units) // at least 1: the walk back must move
 		if id < reserved {
 			continue
 		}
-		t.pieces[s] = piece{id: id, score: score}
-		t.maxLen = max(t.maxLen, len([]rune(s)))
+		t.pieces[e.piece] = piece{id: id, score: e.score}
+		t.maxLen = max(t.maxLen, runes)
 	}
 	return t, nil
 }

@@ -17,7 +17,9 @@ import (
 // scale per row (the last dimension is the row): scales first, then the
 // bytes; form 3 is int8 with one float32 scale per column (per output of
 // a layer). The converter (internal/convertuse) writes it; the encoder reads
-// it once and keeps float32 copies, so that the forward pass never decodes.
+// it once and keeps float32 copies of the layers, so that the forward pass
+// never decodes them, but reads the embedding table in place: a query
+// touches a few of its 8,002 rows.
 const weightMagic = "USELITE1"
 
 // Weight forms.
@@ -28,12 +30,17 @@ const (
 	FormInt8Col = 3
 )
 
-// Tensor is one named weight, decoded to float32.
+// Tensor is one named weight, decoded to float32, or, for a table the
+// encoder reads a few rows of at a time, kept as int8 in the file's bytes
+// (Data nil, q and scales set, Form telling which way scales apply).
 type Tensor struct {
 	Name  string
 	Shape []int
 	Data  []float32
 	Form  byte // how EncodeWeights stores it
+
+	q      []byte    // int8 values in place, when not decoded
+	scales []float32 // their scales, when not decoded
 }
 
 // Rows is the product of every dimension but the last.
@@ -94,6 +101,19 @@ func EncodeWeights(tensors []Tensor) []byte {
 
 // DecodeWeights reads a weight file into float32 tensors by name.
 func DecodeWeights(b []byte) (map[string]Tensor, error) {
+	return decodeWeights(b, nil, nil, 1)
+}
+
+// decodeWeights reads a weight file; the int8 tensors inPlace names are
+// not decoded but point into b, so that a large table costs nothing until
+// its rows are read. b must then stay unchanged while they are in use
+// (the embedded file is read-only). Decoded tensors take their memory
+// from alloc, or from the heap when it is nil, and are dequantised on
+// workers goroutines once the file is parsed.
+func decodeWeights(b []byte, inPlace map[string]bool, alloc func(n int) []float32, workers int) (map[string]Tensor, error) {
+	if alloc == nil {
+		alloc = func(n int) []float32 { return make([]float32, n) }
+	}
 	if len(b) < len(weightMagic)+4 || string(b[:len(weightMagic)]) != weightMagic {
 		return nil, errors.New("not a USE Lite weight file (bad magic): regenerate it with `go generate ./sentence`")
 	}
@@ -103,10 +123,11 @@ func DecodeWeights(b []byte) (map[string]Tensor, error) {
 		return nil, errors.New("weight file names more tensors than it holds: regenerate it with `go generate ./sentence`")
 	}
 	out := make(map[string]Tensor, n)
+	var work []dequantJob
 	for range n {
 		name := string(r.bytes(int(r.u16())))
 		form, rank := r.u8(), int(r.u8())
-		t := Tensor{Name: name, Shape: make([]int, rank)}
+		t := Tensor{Name: name, Shape: make([]int, rank), Form: form}
 		size := 1
 		for i := range rank {
 			t.Shape[i] = int(r.u32())
@@ -121,13 +142,14 @@ func DecodeWeights(b []byte) (map[string]Tensor, error) {
 		if r.err != nil || size > len(r.b) {
 			return nil, fmt.Errorf("weight file truncated at tensor %q: regenerate it with `go generate ./sentence`", name)
 		}
-		t.Data = make([]float32, size)
 		switch form {
 		case FormFloat32:
+			t.Data = alloc(size)
 			for i := range t.Data {
 				t.Data[i] = math.Float32frombits(r.u32())
 			}
 		case FormFloat16:
+			t.Data = alloc(size)
 			for i := range t.Data {
 				t.Data[i] = fromHalf(r.u16())
 			}
@@ -136,13 +158,15 @@ func DecodeWeights(b []byte) (map[string]Tensor, error) {
 			if form == FormInt8Col {
 				n = t.Cols()
 			}
-			scales := make([]float32, n)
-			for i := range scales {
-				scales[i] = math.Float32frombits(r.u32())
+			t.scales = make([]float32, n)
+			for i := range t.scales {
+				t.scales[i] = math.Float32frombits(r.u32())
 			}
-			q := r.bytes(size)
-			for i, c := range q {
-				t.Data[i] = float32(int8(c)) * scales[scaleIndex(i, t.Cols(), form)]
+			t.q = r.bytes(size)
+			if !inPlace[name] {
+				t.Data = alloc(size)
+				work = splitDequant(work, t.Data, t.q, t.scales, t.Cols(), form)
+				t.q, t.scales = nil, nil
 			}
 		default:
 			return nil, fmt.Errorf("tensor %q has unknown form %d: regenerate the weight file with `go generate ./sentence`", name, form)
@@ -152,7 +176,32 @@ func DecodeWeights(b []byte) (map[string]Tensor, error) {
 		}
 		out[name] = t
 	}
+	runDequant(work, workers)
 	return out, nil
+}
+
+// dequantise writes q's values times their scales into dst, a row at a
+// time: the scale index is found per row, not by a division per value.
+// Each value is float32(q)·scale, the one rounding every reader of the
+// weights relies on.
+func dequantise(dst []float32, q []byte, scales []float32, cols int, form byte) {
+	if cols == 0 {
+		return
+	}
+	for r := 0; r+cols <= len(q); r += cols {
+		src, out := q[r:r+cols:r+cols], dst[r:r+cols:r+cols]
+		if form == FormInt8Col {
+			s := scales[:cols:cols]
+			for i, c := range src {
+				out[i] = float32(int8(c)) * s[i]
+			}
+			continue
+		}
+		s := scales[r/cols]
+		for i, c := range src {
+			out[i] = float32(int8(c)) * s
+		}
+	}
 }
 
 // int8Scales returns the scale of every row (or column): its largest

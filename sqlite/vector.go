@@ -57,8 +57,10 @@ type VectorService struct {
 	// queued.
 	OnError func(error)
 
-	mu     sync.Mutex // serialises index refreshes
-	index  *vectorIndex
+	mu sync.Mutex // serialises index refreshes
+	// index is set under mu but read without it, so that a search whose
+	// index is current never waits for another's refresh.
+	index  atomic.Pointer[vectorIndex]
 	queued atomic.Int64 // memories this process queued; see QueuedHere
 }
 
@@ -272,6 +274,9 @@ const opportunisticBudget = 300 * time.Millisecond
 // refresh brings the in-memory index up to date with the store and returns
 // it. It loads only what changed since the last refresh.
 func (s *VectorService) refresh(ctx context.Context, e recall.Embedder) (*vectorIndex, error) {
+	if x, err := s.unchanged(ctx, e); x != nil || err != nil {
+		return x, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	tx, err := s.db.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
@@ -282,26 +287,28 @@ func (s *VectorService) refresh(ctx context.Context, e recall.Embedder) (*vector
 	if err := s.checkModel(ctx, tx, e); err != nil {
 		return nil, err
 	}
-	if s.index == nil || s.index.model != e.Model() || s.index.dim != e.Dim() {
+	x := s.index.Load()
+	if x == nil || x.model != e.Model() || x.dim != e.Dim() {
 		// A new process starts from the cache file when there is a good one
 		// of this database's history (a file put back from a copy can carry
 		// the same epoch as a newer database, or the reverse).
-		s.index = newVectorIndex(e.Model(), e.Dim())
-		if x, err := openCache(s.db.vectorCachePath(), e.Model(), e.Dim()); err == nil {
-			ok, err := x.checkProbe(ctx, tx)
+		x = newVectorIndex(e.Model(), e.Dim())
+		if c, err := openCache(s.db.vectorCachePath(), e.Model(), e.Dim()); err == nil {
+			ok, err := c.checkProbe(ctx, tx)
 			if err != nil {
 				return nil, fmt.Errorf("vector refresh: %w", err)
 			}
 			if ok {
-				s.index = x
+				x = c
 			}
 		}
+		s.index.Store(x)
 	}
-	changed, err := s.index.refresh(ctx, tx)
+	changed, err := x.refresh(ctx, tx)
 	if err != nil {
 		return nil, fmt.Errorf("vector refresh: %w", err)
 	}
-	if x := s.index; changed && x.maxSeq+x.maxTomb-x.cachedRows >= cacheEvery {
+	if changed && x.maxSeq+x.maxTomb-x.cachedRows >= cacheEvery {
 		// The cache is an optimisation: failing to write it is reported, not returned.
 		probe, err := x.takeProbe(ctx, tx)
 		if err == nil {
@@ -312,7 +319,36 @@ func (s *VectorService) refresh(ctx context.Context, e recall.Embedder) (*vector
 		}
 		x.cachedRows = x.maxSeq + x.maxTomb
 	}
-	return s.index, nil
+	return x, nil
+}
+
+// unchanged returns the index when it has seen every change to the store
+// (nil otherwise), without taking s.mu: concurrent searches of a server
+// would otherwise queue behind one another's snapshot reads. The stamp
+// and the stored model are read in one statement, one snapshot; the
+// model is checked as refresh checks it.
+func (s *VectorService) unchanged(ctx context.Context, e recall.Embedder) (*vectorIndex, error) {
+	x := s.index.Load()
+	if x == nil || x.model != e.Model() || x.dim != e.Dim() {
+		return nil, nil
+	}
+	var st indexStamp
+	var model string
+	var dim int
+	err := s.db.read.QueryRowContext(ctx, `SELECT`+indexStampColumns+`,
+		COALESCE((SELECT value FROM store_meta WHERE key = ?), ''),
+		COALESCE((SELECT CAST(value AS INTEGER) FROM store_meta WHERE key = ?), 0)`,
+		metaVectorModel, metaVectorDim).Scan(append(st.dest(), &model, &dim)...)
+	if err != nil {
+		return nil, fmt.Errorf("vector refresh: %w", err)
+	}
+	if model != "" && (model != e.Model() || dim != e.Dim()) {
+		return nil, nil // refresh says why
+	}
+	if !x.current(st) {
+		return nil, nil
+	}
+	return x, nil
 }
 
 // VectorStats describes the state of the vectors in a store.

@@ -527,7 +527,7 @@ func (r *cacheReader) str() string {
 func (db *DB) DropVectorCache() error {
 	if s := db.vectors; s != nil {
 		s.mu.Lock()
-		s.index = nil
+		s.index.Store(nil)
 		s.mu.Unlock()
 	}
 	err := os.Remove(db.vectorCachePath())

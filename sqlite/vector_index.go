@@ -103,16 +103,17 @@ func (x *vectorIndex) reset() {
 // everything when the tombstones it needs were pruned or the store is not
 // the one it was loaded from. It reports whether anything changed.
 func (x *vectorIndex) refresh(ctx context.Context, q *sql.Tx) (bool, error) {
-	var maxSeq, maxTomb, minTomb, count int64
-	var epoch string
-	err := q.QueryRowContext(ctx, `SELECT
-		COALESCE((SELECT MAX(seq) FROM memory_vectors), 0),
-		COALESCE((SELECT MAX(id) FROM vector_tombstones), 0),
-		COALESCE((SELECT MIN(id) FROM vector_tombstones), 0),
-		COALESCE((SELECT value FROM store_meta WHERE key = 'vector_epoch'), '')`).Scan(&maxSeq, &maxTomb, &minTomb, &epoch)
+	st, err := readIndexStamp(ctx, q)
 	if err != nil {
 		return false, err
 	}
+	if x.current(st) {
+		// Taking the write lock would wait for every scan in flight and
+		// hold up every new one: with nothing to apply, it is not taken.
+		return false, nil
+	}
+	maxSeq, maxTomb, minTomb, epoch := st.maxSeq, st.maxTomb, st.minTomb, st.epoch
+	var count int64
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.loaded && epoch == x.epoch && maxSeq == x.maxSeq && maxTomb == x.maxTomb {
@@ -140,6 +141,36 @@ func (x *vectorIndex) refresh(ctx context.Context, q *sql.Tx) (bool, error) {
 	}
 	x.epoch, x.maxSeq, x.maxTomb, x.loaded = epoch, maxSeq, maxTomb, true
 	return true, nil
+}
+
+// indexStamp is what tells whether the index has seen every change: the
+// newest vector row and tombstone, and the history they belong to.
+type indexStamp struct {
+	maxSeq, maxTomb, minTomb int64
+	epoch                    string
+}
+
+// indexStampColumns select an indexStamp; dest lists where they go.
+const indexStampColumns = `
+		COALESCE((SELECT MAX(seq) FROM memory_vectors), 0),
+		COALESCE((SELECT MAX(id) FROM vector_tombstones), 0),
+		COALESCE((SELECT MIN(id) FROM vector_tombstones), 0),
+		COALESCE((SELECT value FROM store_meta WHERE key = 'vector_epoch'), '')`
+
+func (st *indexStamp) dest() []any { return []any{&st.maxSeq, &st.maxTomb, &st.minTomb, &st.epoch} }
+
+func readIndexStamp(ctx context.Context, q querier) (indexStamp, error) {
+	var st indexStamp
+	err := q.QueryRowContext(ctx, `SELECT`+indexStampColumns).Scan(st.dest()...)
+	return st, err
+}
+
+// current reports whether the index has applied everything up to st. It
+// takes the read lock only, so that it runs beside scans.
+func (x *vectorIndex) current(st indexStamp) bool {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.loaded && st.epoch == x.epoch && st.maxSeq == x.maxSeq && st.maxTomb == x.maxTomb
 }
 
 func (x *vectorIndex) applyTombstones(ctx context.Context, q *sql.Tx) error {

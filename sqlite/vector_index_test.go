@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -222,14 +223,14 @@ func TestVectorService_CacheFile(t *testing.T) {
 			t.Fatal("deleted memory found through the cache")
 		}
 	}
-	if got := vs2.index.len(); got != cacheEvery+9 {
+	if got := vs2.index.Load().len(); got != cacheEvery+9 {
 		t.Fatalf("index has %d rows, want %d", got, cacheEvery+9)
 	}
 	// Dropping the cache (as a purge does) is safe at any time.
 	if err := db.DropVectorCache(); err != nil {
 		t.Fatal(err)
 	}
-	if vs.index != nil {
+	if vs.index.Load() != nil {
 		t.Fatal("the index (and its mapping of the dropped file) outlived the drop")
 	}
 	if err := db.DropVectorCache(); err != nil {
@@ -298,4 +299,56 @@ func FuzzOpenCache(f *testing.F) {
 		}
 		y.candidates([]float32{1, 0, 0, 1}, 2)
 	})
+}
+
+// A search whose index has seen every change takes neither the refresh
+// lock nor the index's write lock: with both held (one search refreshing,
+// another scanning), searches of a server would otherwise run one at a
+// time. A change is still applied by the next search.
+func TestVectorService_CurrentIndexTakesNoRefreshLock(t *testing.T) {
+	ctx := context.Background()
+	db := NewDB(filepath.Join(t.TempDir(), "recall.db"))
+	if err := db.Open(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	vs := NewVectorService(db, spikeEmbedder{}, nil)
+	vs.Inline = true
+	mem := NewMemoryService(db)
+	a, err := mem.PutMemory(ctx, &recall.Memory{Content: "w w"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := vs.SearchVectors(ctx, "w w", 1); err != nil {
+		t.Fatal(err)
+	}
+	x := vs.index.Load()
+	vs.mu.Lock()
+	x.mu.RLock()
+	done := make(chan error, 1)
+	go func() {
+		hits, err := vs.SearchVectors(ctx, "w w", 1)
+		if err == nil && (len(hits) != 1 || hits[0].MemoryID != a.Memory.ID) {
+			err = fmt.Errorf("hits %+v, want %s", hits, a.Memory.ID)
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second): // not a timing bound: a blocked search never returns
+		t.Fatal("a search with a current index waited for the refresh or index lock")
+	}
+	x.mu.RUnlock()
+	vs.mu.Unlock()
+	b, err := mem.PutMemory(ctx, &recall.Memory{Content: "w w w"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hits, err := vs.SearchVectors(ctx, "w w w", 1)
+	if err != nil || len(hits) != 1 || hits[0].MemoryID != b.Memory.ID {
+		t.Fatalf("after a write: hits %+v (%v), want %s", hits, err, b.Memory.ID)
+	}
 }

@@ -3,12 +3,13 @@ package main
 import (
 	"os"
 
+	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/internal/bench"
 	"github.com/spf13/cobra"
 )
 
 func (a *app) benchScaleCommand() *cobra.Command {
-	sc := bench.Scale{Product: a.benchProduct(nil)}
+	sc := bench.Scale{Product: a.benchProduct(nil), ConfigFile: engine.ConfigFile}
 	var jsonOut, keep bool
 	c := &cobra.Command{
 		Use:     "scale",
@@ -36,6 +37,8 @@ func (a *app) benchScaleCommand() *cobra.Command {
 	c.Flags().IntVar(&sc.Queries, "queries", 200, "queries to time for each search mode")
 	c.Flags().IntVar(&sc.Budget, "budget", 2000, "token budget of the context packs")
 	c.Flags().IntVar(&sc.ColdRuns, "cold-runs", 5, "new processes to time for cold start (0 skips)")
+	c.Flags().IntVar(&sc.Clients, "clients", 20, "concurrent HTTP clients against a 'recall serve' process (0 skips)")
+	c.Flags().BoolVar(&sc.ImportRSS, "import-rss", true, "measure the peak memory of 'recall import' of the store's export")
 	c.Flags().Uint64Var(&sc.Seed, "seed", 1, "corpus seed")
 	c.Flags().StringVar(&sc.Embedder, "embedder", "", "embedder of the temporary store (builtin, none, ...); default builtin")
 	c.Flags().BoolVar(&keep, "keep", false, "keep the temporary store and print where it is")

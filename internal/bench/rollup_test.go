@@ -1,9 +1,7 @@
 package bench_test
 
 import (
-	"bytes"
 	"context"
-	"strings"
 	"testing"
 	"time"
 
@@ -35,11 +33,5 @@ func TestRollup_Run(t *testing.T) {
 	if rep.Backfill.Buckets == 0 || rep.Backfill.Rollups == 0 {
 		t.Errorf("backfill: %+v", rep.Backfill)
 	}
-	var out bytes.Buffer
-	rep.WriteText(&out)
-	for _, want := range []string{"recall bench rollup: 30 days", "search, with rollups", "inject, without rollups", "Backfill of the raw-only store"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("text report lacks %q:\n%s", want, out.String())
-		}
-	}
+	wantText(t, rep, "recall bench rollup: 30 days", "search, with rollups", "inject, without rollups", "Backfill of the raw-only store")
 }

@@ -26,6 +26,10 @@ measure, in this process and through the same services the CLI uses:
   context     p50/p95/p99 ms for a context pack of --budget tokens
   store       bytes per memory on disk, peak RSS of this process
   cold start  wall time of a new 'recall search' process on the store
+  serve       requests/s and p50/p95 ms of --clients concurrent HTTP clients
+              against a 'recall serve' process on the store, hybrid and BM25
+  import      peak RSS of a 'recall import' process loading the store's
+              'recall export' into a new store
 
 The store is deleted afterwards unless --keep. Figures depend on the machine
 and on what else runs on it: quote medians from a quiet machine.`
@@ -50,6 +54,9 @@ type ScaleReport struct {
 	ContextMS        *Latency       `json:"context_ms"` // null when the app has no context builder
 	VectorIndexMS    float64        `json:"vector_index_build_ms"`
 	ColdStartMS      *Latency       `json:"cold_start_ms,omitempty"`
+	ServeHybrid      *Throughput    `json:"serve_hybrid,omitempty"`
+	ServeBM25        *Throughput    `json:"serve_bm25,omitempty"`
+	ImportPeakRSS    int64          `json:"import_peak_rss_bytes,omitempty"`
 	BytesPerMemory   float64        `json:"bytes_per_memory"`
 	PeakRSSBytes     int64          `json:"peak_rss_bytes"`
 	TargetHitAt10    float64        `json:"hybrid_target_at_10"` // share of queries whose source memory is in the top 10
@@ -72,6 +79,15 @@ type Scale struct {
 	Budget   int     // token budget of the context packs
 	ColdRuns int     // new processes timed for cold start (0 skips)
 	Embedder string  // embedder of the store; "" for the default
+	Clients  int     // concurrent clients of a 'recall serve' process (0 skips)
+	// ImportRSS measures the peak memory of 'recall import' on the store.
+	ImportRSS bool
+	// Exe is the recall binary the process measurements run; "" is this
+	// one.
+	Exe string
+	// ConfigFile is the name of a store's configuration file, copied to
+	// the store the import measurement makes.
+	ConfigFile string
 	// Progress, when set, hears each phase's progress; phase "" ends it.
 	Progress func(phase string, done, total int)
 }
@@ -229,23 +245,48 @@ func (sc *Scale) Run(ctx context.Context) (*ScaleReport, string, error) {
 	// Close so the WAL is checkpointed into the file before measuring it.
 	b.Close()
 	rep.BytesPerMemory = float64(storeBytes(dir, sc.Product.DBFile)) / float64(n)
+	exe := sc.Exe
+	if exe == "" && (coldRuns > 0 || sc.Clients > 0 || sc.ImportRSS) {
+		if exe, err = os.Executable(); err != nil {
+			return nil, dir, err
+		}
+	}
 	if coldRuns > 0 {
-		l, err := coldStart(ctx, dir, qs, coldRuns)
+		l, err := coldStart(ctx, exe, dir, qs, coldRuns)
 		if err != nil {
 			return nil, dir, err
 		}
 		rep.ColdStartMS = &l
+	}
+	if sc.Clients > 0 {
+		progress("serve", 0, 2)
+		modes := []string{recall.ModeBM25}
+		if vectors {
+			modes = append(modes, recall.ModeHybrid)
+		}
+		tp, err := serveThroughput(ctx, exe, dir, qs, sc.Clients, modes...)
+		if err != nil {
+			return nil, dir, err
+		}
+		if t, ok := tp[recall.ModeHybrid]; ok {
+			rep.ServeHybrid = &t
+		}
+		if t, ok := tp[recall.ModeBM25]; ok {
+			rep.ServeBM25 = &t
+		}
+	}
+	if sc.ImportRSS {
+		progress("import", 0, 1)
+		if rep.ImportPeakRSS, err = importRSS(ctx, exe, dir, sc.ConfigFile); err != nil {
+			return nil, dir, err
+		}
 	}
 	progress("", 0, 0)
 	return rep, dir, nil
 }
 
 // coldStart times new processes that open the store and run one search.
-func coldStart(ctx context.Context, dir string, qs []string, runs int) (Latency, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return Latency{}, err
-	}
+func coldStart(ctx context.Context, exe, dir string, qs []string, runs int) (Latency, error) {
 	var ds []time.Duration
 	for i := 0; i < runs; i++ {
 		cmd := exec.CommandContext(ctx, exe, "--store", dir, "search", "--json", qs[i%len(qs)])
@@ -293,7 +334,18 @@ func (r *ScaleReport) WriteText(w io.Writer) {
 	if r.ColdStartMS != nil {
 		row("cold start (search)", *r.ColdStartMS)
 	}
+	for _, s := range []struct {
+		name string
+		t    *Throughput
+	}{{"serve hybrid", r.ServeHybrid}, {"serve bm25", r.ServeBM25}} {
+		if s.t != nil {
+			fmt.Fprintf(w, "%-22s %7.0f req/s    p50 %7.2f ms   p95 %7.2f ms (%d clients)\n", s.name, s.t.PerS, s.t.P50, s.t.P95, s.t.Clients)
+		}
+	}
 	fmt.Fprintf(w, "store                  %.0f bytes/memory\n", r.BytesPerMemory)
 	fmt.Fprintf(w, "peak RSS               %.1f MiB\n", float64(r.PeakRSSBytes)/(1<<20))
+	if r.ImportPeakRSS > 0 {
+		fmt.Fprintf(w, "import peak RSS        %.1f MiB ('recall import' of the export)\n", float64(r.ImportPeakRSS)/(1<<20))
+	}
 	fmt.Fprintf(w, "hybrid target@10       %.3f\n", r.TargetHitAt10)
 }

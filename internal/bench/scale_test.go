@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"github.com/recall-mem/recall"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,20 +21,18 @@ import (
 func TestScale_Run(t *testing.T) {
 	var opened []string
 	closed := 0
-	open := func(_ context.Context, dir, embedder string) (*bench.Store, error) {
+	open := func(ctx context.Context, dir, embedder string) (*bench.Store, error) {
 		opened = append(opened, embedder)
-		e := hashing.NewHashing(64)
-		st, err := sqlite.OpenStore(filepath.Join(dir, "recall.db"), recall.StoreOptions{
-			Embedding: &recall.EmbeddingOptions{Embedder: e, Chunker: chunk.Splitter{}, Inline: true},
-		})
+		b, err := hashingStore(ctx, dir, embedder)
 		if err != nil {
 			return nil, err
 		}
-		mem := sqlite.NewMemoryService(st.DB)
-		return &bench.Store{Memories: mem, Vectors: st.Vectors(), Search: mem, Embedder: e, Close: func() {
+		inner := b.Close
+		b.Close = func() {
 			closed++
-			st.Close()
-		}}, nil
+			inner()
+		}
+		return b, nil
 	}
 	sc := bench.Scale{Product: bench.Product{DBFile: "recall.db", Open: open}, Memories: 60, Queries: 5, Seed: 1, Budget: 500, Embedder: "hashing"}
 	rep, dir, err := sc.Run(context.Background())
@@ -64,9 +63,29 @@ func TestScale_Run(t *testing.T) {
 	if rep.BytesPerMemory <= 0 {
 		t.Errorf("bytes per memory %v", rep.BytesPerMemory)
 	}
+	wantText(t, rep, "memories               60 (5 queries", "search hybrid", "context                not wired")
+}
+
+// hashingStore opens a store in dir embedding inline with the hashing
+// embedder.
+func hashingStore(_ context.Context, dir, _ string) (*bench.Store, error) {
+	e := hashing.NewHashing(64)
+	st, err := sqlite.OpenStore(filepath.Join(dir, "recall.db"), recall.StoreOptions{
+		Embedding: &recall.EmbeddingOptions{Embedder: e, Chunker: chunk.Splitter{}, Inline: true},
+	})
+	if err != nil {
+		return nil, err
+	}
+	mem := sqlite.NewMemoryService(st.DB)
+	return &bench.Store{Memories: mem, Vectors: st.Vectors(), Search: mem, Embedder: e, Close: func() { st.Close() }}, nil
+}
+
+// wantText checks that rep's text report has every one of wants.
+func wantText(t *testing.T, rep interface{ WriteText(io.Writer) }, wants ...string) {
+	t.Helper()
 	var out bytes.Buffer
 	rep.WriteText(&out)
-	for _, want := range []string{"memories               60 (5 queries", "search hybrid", "context                not wired"} {
+	for _, want := range wants {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("text report lacks %q:\n%s", want, out.String())
 		}

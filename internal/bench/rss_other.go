@@ -1,0 +1,8 @@
+//go:build !unix
+
+package bench
+
+import "os"
+
+// maxRSS is 0 where the system does not report a child's peak memory.
+func maxRSS(*os.ProcessState) int64 { return 0 }
