@@ -116,7 +116,7 @@ hooks and MCP server whatever command they were installed with.`,
 			return nil
 		},
 	}
-	claude.Flags().BoolVar(&uninstall, "uninstall", false, "remove what install added")
+	claude.Flags().BoolVar(&uninstall, "uninstall", false, "remove recall's hooks and MCP server, whatever --command they were installed with")
 	claude.Flags().BoolVar(&jsonOut, "json", false, "print the changes as JSON")
 	claude.Flags().BoolVar(&user, "user", false, "write the user's ~/.claude/settings.json and ~/.claude.json instead of the project's")
 	claude.Flags().StringVar(&command, "command", engine.HookCommandLine, "the hook command to install (e.g. with an absolute path); the MCP server runs the same binary")
