@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -9,10 +10,16 @@ import (
 	"github.com/recall-mem/recall/httpapi"
 )
 
+// statusServer is a loopback server over a real store, without a token.
+func statusServer(t *testing.T) *httptest.Server {
+	ts, _ := newServer(t, &httpapi.Server{Services: sqliteServices(openDB(t)), Loopback: true})
+	return ts
+}
+
 // TestServer_MethodNotAllowed: a route's path with a method it does not
 // take is 405 with Allow, not the 404 of a path that is no route.
 func TestServer_MethodNotAllowed(t *testing.T) {
-	ts, _ := newServer(t, &httpapi.Server{Services: sqliteServices(openDB(t)), Loopback: true})
+	ts := statusServer(t)
 	for _, c := range []struct{ method, path, allow string }{
 		{"DELETE", "/v1/memories", "GET, HEAD, POST"},
 		{"PUT", "/v1/memories/tr0000000000", "GET, HEAD, PATCH, DELETE"},
@@ -38,7 +45,7 @@ func TestServer_MethodNotAllowed(t *testing.T) {
 // TestServer_MessagesInAPITerms: an API client is told which route to
 // call, not which CLI command to run.
 func TestServer_MessagesInAPITerms(t *testing.T) {
-	ts, _ := newServer(t, &httpapi.Server{Services: sqliteServices(openDB(t)), Loopback: true})
+	ts := statusServer(t)
 	for _, path := range []string{"/v1/memories/tr0000000000", "/v1/memories/no-such-key", "/v1/memories/tr0000000000/versions"} {
 		status, body := call(t, "GET", ts.URL+path, "", nil)
 		msg, _ := body["error"].(map[string]any)["message"].(string)
@@ -50,7 +57,7 @@ func TestServer_MessagesInAPITerms(t *testing.T) {
 
 // TestServer_Version: GET /v1/version reports the build.
 func TestServer_Version(t *testing.T) {
-	ts, _ := newServer(t, &httpapi.Server{Services: sqliteServices(openDB(t)), Loopback: true})
+	ts := statusServer(t)
 	status, body := call(t, "GET", ts.URL+"/v1/version", "", nil)
 	if status != http.StatusOK || body["version"] == "" || !strings.HasPrefix(body["go"].(string), "go") {
 		t.Errorf("GET /v1/version: %d %v", status, body)
