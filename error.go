@@ -14,6 +14,7 @@ const (
 	ENOTFOUND     = "not_found"    // no memory, version or observation with that id
 	ETOOLARGE     = "too_large"    // content over the configured size cap
 	EUNAUTHORIZED = "unauthorized" // missing or wrong token on a server
+	EFORBIDDEN    = "forbidden"    // refused whoever asks: a server's Host or cross-site guard
 	EUNAVAILABLE  = "unavailable"  // a dependency (embedding provider, store) cannot be reached now
 	ENOTIMPL      = "not_implemented"
 )

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
@@ -114,6 +115,54 @@ func DefaultConfig() *Config {
 		Session:   SessionConfig{HotSessions: 5, StaleDays: 90},
 		Limits:    LimitsConfig{MaxContentBytes: 1 << 20},
 	}
+}
+
+// UserConfigPath is the user-level config, $XDG_CONFIG_HOME/recall/config.toml
+// (by default ~/.config/recall/config.toml); "" without a home directory.
+func UserConfigPath() string {
+	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, "recall", ConfigFile)
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".config", "recall", ConfigFile)
+}
+
+// ConfigFiles lists the config files that apply to the store in dir, in the
+// order they are read: the user's, then the store's own. Only files that
+// exist are listed.
+func ConfigFiles(dir string) []string {
+	var out []string
+	for _, p := range []string{UserConfigPath(), filepath.Join(dir, ConfigFile)} {
+		if p == "" {
+			continue
+		}
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && (len(out) == 0 || out[0] != p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// LoadStoreConfig reads the config of the store in dir: the defaults, then
+// the user's config.toml, then the store's own. Each file sets only the keys
+// it names, so the store's file wins key by key and the user's fills in the
+// rest (a list or a table value such as [retention] days is merged key by
+// key too; a list is replaced whole).
+func LoadStoreConfig(dir string) (*Config, error) {
+	cfg := DefaultConfig()
+	for _, p := range ConfigFiles(dir) {
+		buf, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		if err := parseConfig(buf, cfg); err != nil {
+			return nil, recall.Errorf(recall.EINVALID, "%s: %s Fix the file and retry.", p, err)
+		}
+	}
+	return cfg, nil
 }
 
 // LoadConfig reads path over the defaults; a missing file is no error.

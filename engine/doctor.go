@@ -368,7 +368,7 @@ func (e *Engine) hookCheck() Check {
 			continue
 		}
 		seen[p] = true
-		events, err := hook.Installed(p, HookCommandLine)
+		events, err := hook.Installed(p)
 		if err != nil || len(events) == 0 {
 			continue
 		}
@@ -380,7 +380,7 @@ func (e *Engine) hookCheck() Check {
 		r.Details = append(r.Details, line)
 	}
 	if r.Status == CheckWarn {
-		r.Details = []string{"not installed: run `recall install claude` (or --global) so sessions are captured"}
+		r.Details = []string{"not installed: run `recall install claude` (or `recall install claude --user` for every project) so sessions are captured"}
 	}
 	return r
 }

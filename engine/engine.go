@@ -125,7 +125,7 @@ func (e *Engine) OpenAt(ctx context.Context, loc *Location, o OpenOptions) error
 			return err
 		}
 	}
-	cfg, err := LoadConfig(filepath.Join(loc.Dir, ConfigFile))
+	cfg, err := LoadStoreConfig(loc.Dir)
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"path/filepath"
 	"time"
 
 	"github.com/recall-mem/recall"
@@ -80,7 +79,7 @@ func (e *Engine) HookBudget(def time.Duration) (dir string, budget time.Duration
 	if err != nil {
 		return "", budget
 	}
-	if cfg, err := LoadConfig(filepath.Join(loc.Dir, ConfigFile)); err == nil && cfg.Hook.TimeoutMillis > 0 {
+	if cfg, err := LoadStoreConfig(loc.Dir); err == nil && cfg.Hook.TimeoutMillis > 0 {
 		budget = time.Duration(cfg.Hook.TimeoutMillis) * time.Millisecond
 	}
 	return loc.Dir, budget

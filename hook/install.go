@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"time"
 
 	"github.com/recall-mem/recall"
@@ -13,8 +15,9 @@ import (
 
 // Installer adds recall's hooks to a Claude Code settings file and its MCP
 // server to an MCP configuration file, and takes them out again. It merges
-// with what is there, never changes an entry it did not add, writes a file
-// only when its content changes, and backs up every file before changing it.
+// with what is there, never changes an entry that is not recall's (see
+// IsRecallHook), writes a file only when its content changes, and backs up
+// every file before changing it.
 type Installer struct {
 	SettingsPath string // .claude/settings.json or ~/.claude/settings.json
 	MCPPath      string // .mcp.json or ~/.claude.json
@@ -22,7 +25,9 @@ type Installer struct {
 	MCPCommand   string // e.g. "recall"
 	MCPArgs      []string
 	Timeout      int // seconds Claude Code waits for the hook
-	Now          time.Time
+	// BackupDir receives the backups; empty means beside each file.
+	BackupDir string
+	Now       time.Time
 }
 
 // Change says what happened to one file.
@@ -57,7 +62,8 @@ func (in *Installer) Install() ([]Change, error) {
 	return in.apply(true)
 }
 
-// Uninstall removes exactly the entries Install adds.
+// Uninstall removes the entries Install adds, whatever command they were
+// installed with.
 func (in *Installer) Uninstall() ([]Change, error) {
 	return in.apply(false)
 }
@@ -97,8 +103,11 @@ func (in *Installer) edit(path string, fn func(*object) (string, error)) (Change
 		return ch, nil // nothing to change: leave the file and its formatting alone
 	}
 	if old != nil {
-		ch.Backup = path + ".bak-" + in.Now.UTC().Format("20060102T150405Z")
-		if err := recall.WriteFileAtomic(ch.Backup, old, 0o600); err != nil {
+		dir := in.BackupDir
+		if dir == "" {
+			dir = filepath.Dir(path)
+		}
+		if ch.Backup, err = backup(dir, path, old, in.Now); err != nil {
 			return ch, fmt.Errorf("back up %s: %w", path, err)
 		}
 	}
@@ -109,7 +118,8 @@ func (in *Installer) edit(path string, fn func(*object) (string, error)) (Change
 	return ch, recall.WriteFileAtomic(path, out, 0o600)
 }
 
-// editHooks adds or removes recall's command under every event.
+// editHooks adds recall's command under every event, replacing a recall
+// hook installed with another command, or removes every recall hook.
 func (in *Installer) editHooks(settings *object, install bool) (string, error) {
 	hooks := newObject()
 	if v, ok := settings.get("hooks"); ok {
@@ -118,7 +128,7 @@ func (in *Installer) editHooks(settings *object, install bool) (string, error) {
 			return "", recall.Errorf(recall.EINVALID, "%s: \"hooks\" is not an object; fix it by hand, then retry.", in.SettingsPath)
 		}
 	}
-	n := 0
+	added, removed := 0, 0
 	for _, event := range Events {
 		var groups []json.RawMessage
 		if v, ok := hooks.get(event); ok {
@@ -131,26 +141,28 @@ func (in *Installer) editHooks(settings *object, install bool) (string, error) {
 		for _, g := range groups {
 			var hg hookGroup
 			_ = json.Unmarshal(g, &hg)
-			var other []hookAction
+			var left []hookAction
 			for _, h := range hg.Hooks {
-				if h.Command == in.Command {
+				switch {
+				case !IsRecallHook(h.Command):
+					left = append(left, h)
+				case install && !present && h.Command == in.Command:
 					present = true
-				} else {
-					other = append(other, h)
+					left = append(left, h)
+				default: // uninstalling, or a stale or second recall hook
+					removed++
 				}
 			}
-			if install || len(other) == len(hg.Hooks) {
+			switch {
+			case len(left) == len(hg.Hooks):
 				kept = append(kept, g)
-				continue
-			}
-			n++
-			if len(other) > 0 { // keep the user's hooks that shared the group
-				go2, err := parseObject(g)
+			case len(left) > 0: // keep the user's hooks that shared the group
+				g2, err := parseObject(g)
 				if err != nil {
 					return "", err
 				}
-				go2.set("hooks", raw(other))
-				kept = append(kept, raw(go2))
+				g2.set("hooks", raw(left))
+				kept = append(kept, raw(g2))
 			}
 		}
 		if install && !present {
@@ -160,7 +172,7 @@ func (in *Installer) editHooks(settings *object, install bool) (string, error) {
 				g.Matcher = &all
 			}
 			kept = append(kept, raw(g))
-			n++
+			added++
 		}
 		switch {
 		case len(kept) > 0:
@@ -175,14 +187,18 @@ func (in *Installer) editHooks(settings *object, install bool) (string, error) {
 	case !install:
 		settings.delete("hooks")
 	}
-	if install {
-		return fmt.Sprintf("hooks: %d added, %d already there", n, len(Events)-n), nil
+	if !install {
+		return fmt.Sprintf("hooks: %d removed", removed), nil
 	}
-	return fmt.Sprintf("hooks: %d removed", n), nil
+	note := fmt.Sprintf("hooks: %d added, %d already there", added, len(Events)-added)
+	if removed > 0 {
+		note += fmt.Sprintf(", %d with another command removed", removed)
+	}
+	return note, nil
 }
 
-// editMCP adds or removes the "recall" MCP server. An existing "recall"
-// entry that is not recall's own is left alone.
+// editMCP adds, updates or removes the "recall" MCP server. An existing
+// "recall" entry that does not run recall's server is left alone.
 func (in *Installer) editMCP(cfg *object, install bool) (string, error) {
 	servers := newObject()
 	if v, ok := cfg.get("mcpServers"); ok {
@@ -195,15 +211,19 @@ func (in *Installer) editMCP(cfg *object, install bool) (string, error) {
 	cur, exists := servers.get("recall")
 	var have mcpServer
 	_ = json.Unmarshal(cur, &have)
-	ours := exists && have.Command == want.Command && reflect.DeepEqual(have.Args, want.Args)
+	ours := exists && isRecallMCP(have)
+	same := ours && have.Command == want.Command && reflect.DeepEqual(have.Args, want.Args)
 	switch {
-	case install && ours:
+	case install && same:
 		return "MCP server recall already registered", nil
-	case install && exists:
+	case install && exists && !ours:
 		return "kept the existing MCP server named recall (it runs something else)", nil
 	case install:
 		servers.set("recall", raw(want))
 		cfg.set("mcpServers", raw(servers))
+		if ours {
+			return "MCP server recall now runs " + strings.Join(append([]string{want.Command}, want.Args...), " "), nil
+		}
 		return "MCP server recall registered", nil
 	case !ours:
 		return "no recall MCP server of ours to remove", nil
@@ -217,8 +237,9 @@ func (in *Installer) editMCP(cfg *object, install bool) (string, error) {
 	return "MCP server recall removed", nil
 }
 
-// Installed reports which events in the settings file at path run command.
-func Installed(path, command string) ([]string, error) {
+// Installed reports which events in the settings file at path run a recall
+// hook (IsRecallHook), whatever its command.
+func Installed(path string) ([]string, error) {
 	buf, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -230,11 +251,13 @@ func Installed(path, command string) ([]string, error) {
 		return nil, err
 	}
 	var out []string
+event:
 	for _, event := range Events {
 		for _, g := range s.Hooks[event] {
 			for _, h := range g.Hooks {
-				if h.Command == command {
+				if IsRecallHook(h.Command) {
 					out = append(out, event)
+					continue event
 				}
 			}
 		}

@@ -69,7 +69,7 @@ func TestInstaller(t *testing.T) {
 		if backup, _ := os.ReadFile(changes[0].Backup); !bytes.Equal(backup, origSettings) {
 			t.Errorf("backup differs from the original")
 		}
-		events, err := hook.Installed(in.SettingsPath, in.Command)
+		events, err := hook.Installed(in.SettingsPath)
 		if err != nil || len(events) != len(hook.Events) {
 			t.Errorf("installed events %v %v", events, err)
 		}
@@ -125,6 +125,84 @@ func TestInstaller(t *testing.T) {
 		}
 		if changes[1].Changed || !strings.Contains(changes[1].Note, "kept") {
 			t.Errorf("foreign server: %+v", changes[1])
+		}
+	})
+	t.Run("UninstallWhateverCommand", func(t *testing.T) {
+		in := newInstaller(t, true)
+		origSettings, _ := os.ReadFile(in.SettingsPath)
+		origMCP, _ := os.ReadFile(in.MCPPath)
+		in.Command = "/opt/bin/recall --global hook claude"
+		var err error
+		if in.MCPCommand, in.MCPArgs, err = hook.MCPCommandFor(in.Command); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := in.Install(); err != nil {
+			t.Fatal(err)
+		}
+		if mcp, _ := os.ReadFile(in.MCPPath); !strings.Contains(compact(t, mcp), `"command":"/opt/bin/recall","args":["--global","mcp"]`) {
+			t.Errorf("--command not applied to the MCP server:\n%s", mcp)
+		}
+		// A reinstall with the default command replaces the custom hooks.
+		in.Command, in.MCPCommand, in.MCPArgs = "recall hook claude", "recall", []string{"mcp"}
+		changes, err := in.Install()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(changes[0].Note, "6 with another command removed") || !strings.Contains(changes[1].Note, "now runs recall mcp") {
+			t.Errorf("reinstall notes %q, %q", changes[0].Note, changes[1].Note)
+		}
+		settings, _ := os.ReadFile(in.SettingsPath)
+		if n := strings.Count(string(settings), "hook claude"); n != len(hook.Events) {
+			t.Errorf("%d recall hooks after reinstalling, want %d:\n%s", n, len(hook.Events), settings)
+		}
+		// Uninstall with yet another command still removes them all.
+		in.Command = "/elsewhere/recall hook claude"
+		if _, err := in.Uninstall(); err != nil {
+			t.Fatal(err)
+		}
+		after, _ := os.ReadFile(in.SettingsPath)
+		afterMCP, _ := os.ReadFile(in.MCPPath)
+		if compact(t, after) != compact(t, origSettings) || compact(t, afterMCP) != compact(t, origMCP) {
+			t.Errorf("uninstall left:\n%s\n%s", after, afterMCP)
+		}
+	})
+	t.Run("BackupsUniqueOutsideProject", func(t *testing.T) {
+		in := newInstaller(t, true)
+		in.BackupDir = filepath.Join(t.TempDir(), "backups")
+		orig, _ := os.ReadFile(in.SettingsPath)
+		seen := map[string]bool{}
+		for i := 0; i < 3; i++ { // the same second every time
+			var changes []hook.Change
+			var err error
+			if i%2 == 0 {
+				changes, err = in.Install()
+			} else {
+				changes, err = in.Uninstall()
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range changes {
+				if c.Backup == "" {
+					continue
+				}
+				if seen[c.Backup] || filepath.Dir(c.Backup) != in.BackupDir {
+					t.Errorf("backup %s reused or outside %s", c.Backup, in.BackupDir)
+				}
+				seen[c.Backup] = true
+			}
+		}
+		if len(seen) != 6 { // both files changed three times within one second
+			t.Errorf("%d backups, want 6: %v", len(seen), seen)
+		}
+		first := filepath.Join(in.BackupDir, "settings.json.20260203T040506Z.bak")
+		if b, _ := os.ReadFile(first); !bytes.Equal(b, orig) {
+			t.Errorf("first backup %s was overwritten: %q", first, b)
+		}
+	})
+	t.Run("CommandMustRunRecallHook", func(t *testing.T) {
+		if _, _, err := hook.MCPCommandFor("notify-send done"); recall.ErrorCode(err) != recall.EINVALID {
+			t.Errorf("err = %v, want EINVALID", err)
 		}
 	})
 	t.Run("ErrNotObject", func(t *testing.T) {

@@ -23,6 +23,7 @@ var statusCodes = map[string]int{
 	recall.ENOTFOUND:     http.StatusNotFound,
 	recall.ETOOLARGE:     http.StatusRequestEntityTooLarge,
 	recall.EUNAUTHORIZED: http.StatusUnauthorized,
+	recall.EFORBIDDEN:    http.StatusForbidden,
 	recall.EUNAVAILABLE:  http.StatusServiceUnavailable,
 	recall.ENOTIMPL:      http.StatusNotImplemented,
 }
@@ -60,8 +61,15 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	if !ok {
 		status = http.StatusInternalServerError
 	}
+	writeErrorStatus(w, status, code, recall.ErrorMessage(err))
+}
+
+// writeErrorStatus writes an error body with an explicit status, for
+// answers of the transport itself (405) that no domain code maps to. The
+// message is put in API terms (apiMessage).
+func writeErrorStatus(w http.ResponseWriter, status int, code, message string) {
 	var body errorBody
-	body.Error.Code, body.Error.Message = code, recall.ErrorMessage(err)
+	body.Error.Code, body.Error.Message = code, apiMessage(message)
 	writeJSON(w, status, body)
 }
 

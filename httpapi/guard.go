@@ -11,25 +11,26 @@ import (
 
 // guard wraps h with the checks every request passes, cheapest first:
 // DNS rebinding (Host), browser cross-site requests, the bearer token, and
-// a cap on the body size.
+// a cap on the body size. A refused Host or cross-site request is 403
+// (no token would help); a missing or wrong token is 401.
 func (s *Server) guard(h http.Handler) http.Handler {
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, r, s.log(), recall.Errorf(recall.EUNAUTHORIZED, "Cross-origin request refused: recall's API is not for web pages on other sites."))
+		writeError(w, r, s.log(), recall.Errorf(recall.EFORBIDDEN, "Cross-origin request refused: recall's API is not for web pages on other sites."))
 	}))
 	inner := cop.Handler(h)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if s.Loopback && !IsLoopbackHost(r.Host) {
 			// A page on evil.example that rebinds its name to 127.0.0.1
 			// still sends Host: evil.example.
-			writeError(w, r, s.log(), recall.Errorf(recall.EUNAUTHORIZED, "Host %q refused: this server only answers requests addressed to localhost.", r.Host))
+			writeError(w, r, s.log(), recall.Errorf(recall.EFORBIDDEN, "Host %q refused: this server only answers requests addressed to localhost.", r.Host))
 			return
 		}
 		// CrossOriginProtection lets safe methods through; a browser that
 		// says the request is cross-site is refused for every method, so
 		// pages elsewhere cannot read memories either.
 		if r.Header.Get("Sec-Fetch-Site") == "cross-site" {
-			writeError(w, r, s.log(), recall.Errorf(recall.EUNAUTHORIZED, "Cross-site request refused: recall's API is not for web pages on other sites."))
+			writeError(w, r, s.log(), recall.Errorf(recall.EFORBIDDEN, "Cross-site request refused: recall's API is not for web pages on other sites."))
 			return
 		}
 		if s.Token != "" && !s.authorized(r) {
@@ -42,9 +43,11 @@ func (s *Server) guard(h http.Handler) http.Handler {
 	})
 }
 
+// authorized checks "Authorization: Bearer TOKEN"; the scheme is
+// case-insensitive (RFC 9110 section 11.1), so "bearer TOKEN" passes too.
 func (s *Server) authorized(r *http.Request) bool {
-	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	return ok && subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(s.Token)) == 1
+	scheme, got, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+	return ok && strings.EqualFold(scheme, "Bearer") && subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(s.Token)) == 1
 }
 
 // IsLoopbackHost reports whether host (a Host header or an address, with or

@@ -69,7 +69,7 @@ func buildOpenAPI() schemaObject {
 			"schemas": set.components,
 			"responses": schemaObject{
 				"Error": schemaObject{
-					"description": "An error: the status follows error.code (invalid 400, unauthorized 401, not_found 404, conflict 409, too_large 413, internal 500, not_implemented 501, unavailable 503).",
+					"description": "An error: the status follows error.code (invalid 400, unauthorized 401, forbidden 403, not_found 404, conflict 409, too_large 413, internal 500, not_implemented 501, unavailable 503); a method a path does not take is 405 (code invalid) with an Allow header.",
 					"content":     schemaObject{"application/json": schemaObject{"schema": errRef}},
 				},
 			},

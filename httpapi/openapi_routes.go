@@ -7,6 +7,7 @@ import (
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/engine"
+	"github.com/recall-mem/recall/internal/buildinfo"
 )
 
 // routeDoc describes one route for the OpenAPI document. Types, not
@@ -171,6 +172,8 @@ var apiRoutes = slices.Concat([]routeDoc{
 		responses: map[int]respBody{http.StatusCreated: typeOf[backupReport]()}},
 	{pattern: "GET /v1/healthz", id: "healthz", summary: "Say the server is up and which services it lacks.",
 		responses: map[int]respBody{http.StatusOK: typeOf[healthReport]()}},
+	{pattern: "GET " + versionPath, id: "version", summary: "Say which recall this is: module version, commit, build date and Go version.",
+		responses: map[int]respBody{http.StatusOK: typeOf[buildinfo.Info]()}},
 	{pattern: "GET " + openAPIPath, id: "openapi", summary: "This document.",
 		responses: map[int]respBody{http.StatusOK: typeOf[map[string]any]()}},
 })

@@ -127,6 +127,7 @@ type exchange struct {
 	status       int  // expected
 	badRequest   bool // the request breaks the document on purpose; only the response is checked
 	noToken      bool
+	host         string // a Host header other than the server's
 }
 
 // liveAPI is a running server whose exchanges are checked against the
@@ -148,6 +149,9 @@ func (api liveAPI) do(t *testing.T, ex exchange) map[string]any {
 		req.RequestURI = ""
 		if ex.body != "" {
 			req.Header.Set("Content-Type", "application/json")
+		}
+		if ex.host != "" {
+			req.Host = ex.host
 		}
 		if !ex.noToken && api.token != "" {
 			req.Header.Set("Authorization", "Bearer "+api.token)
@@ -266,6 +270,7 @@ func TestOpenAPI_RealExchangesValidate(t *testing.T) {
 		{pattern: "POST /v1/backup", method: "POST", path: "/v1/backup", status: 201},
 		{pattern: "GET /v1/healthz", method: "GET", path: "/v1/healthz", status: 200},
 		{pattern: "GET /v1/openapi.json", method: "GET", path: "/v1/openapi.json", status: 200},
+		{pattern: "GET /v1/version", method: "GET", path: "/v1/version", status: 200},
 		{pattern: "DELETE /v1/memories/{id}", method: "DELETE", path: "/v1/memories/" + id, status: 204},
 		{pattern: "DELETE /v1/memories/{id}", method: "DELETE", path: "/v1/memories/" + id, status: 404},
 	}
@@ -292,6 +297,9 @@ func TestOpenAPI_RealExchangesValidate(t *testing.T) {
 		liveAPI{url: small.URL, v: api.v}.do(t, exchange{method: "POST", path: "/v1/memories", status: 413,
 			body: `{"content":"` + strings.Repeat("x", 100) + `"}`})
 	})
+	t.Run("ForbiddenHost", func(t *testing.T) {
+		do(t, exchange{method: "GET", path: "/v1/memories", status: 403, badRequest: true, host: "evil.example"})
+	})
 	for _, ex := range []exchange{
 		{method: "GET", path: "/v1/search?q=x", status: 503},
 		{method: "POST", path: "/v1/context", status: 503, body: `{"budget":10}`},
@@ -317,7 +325,7 @@ func TestOpenAPI_RealExchangesValidate(t *testing.T) {
 	// The table above must keep up with the routes: each one answers at
 	// least once with success, and each one that takes input once with an
 	// error of its own.
-	inputless := map[string]bool{"GET /v1/healthz": true, "GET /v1/openapi.json": true, "GET /v1/maintain/plan": true,
+	inputless := map[string]bool{"GET /v1/healthz": true, "GET /v1/openapi.json": true, "GET /v1/version": true, "GET /v1/maintain/plan": true,
 		"GET /v1/tiers": true, "GET /v1/reindex/status": true, "GET /v1/doctor": true, "POST /v1/backup": true}
 	for _, p := range httpapi.RegisteredPatterns(srv) {
 		if !ok[p] {

@@ -87,9 +87,7 @@ func (s *Server) Handler() http.Handler {
 	if s.MCP != nil {
 		mux.Handle("/mcp", s.MCP)
 	}
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, r, s.log(), recall.Errorf(recall.ENOTFOUND, "No route %s %s: the API lives under /v1/ (see docs/servers.md).", r.Method, r.URL.Path))
-	})
+	mux.HandleFunc("/", s.noRoute(mux))
 	api := recoverPanics(s.log(), s.guard(mux))
 	if s.UI == nil {
 		return api
@@ -119,6 +117,7 @@ func (s *Server) registerRoutes(mux router) {
 	s.tierRoutes(mux)
 	s.storeRoutes(mux)
 	mux.HandleFunc("GET /v1/healthz", s.healthz)
+	mux.HandleFunc("GET "+versionPath, s.version)
 	mux.HandleFunc("GET "+openAPIPath, s.openAPI)
 }
 

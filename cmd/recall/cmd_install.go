@@ -11,13 +11,27 @@ import (
 )
 
 // claudeInstaller returns the installer for the project in the working
-// directory, or for the user's settings with --global.
-func (a *app) claudeInstaller(command string) (*hook.Installer, error) {
-	in := &hook.Installer{Command: command, MCPCommand: "recall", MCPArgs: []string{"mcp"}, Timeout: 10, Now: a.now()}
+// directory, or for the user's Claude Code settings with user. The hooks
+// and the MCP server run command; with --global they use the global store.
+// Backups go to the store's backups/install/ directory, out of the project.
+func (a *app) claudeInstaller(command string, user bool) (*hook.Installer, error) {
 	if a.eng.GlobalFlag {
+		command = hook.WithGlobalStore(command)
+	}
+	mcpCmd, mcpArgs, err := hook.MCPCommandFor(command)
+	if err != nil {
+		return nil, err
+	}
+	loc, err := engine.ResolveStore(a.eng.StoreFlag, a.eng.GlobalFlag)
+	if err != nil {
+		return nil, err
+	}
+	in := &hook.Installer{Command: command, MCPCommand: mcpCmd, MCPArgs: mcpArgs, Timeout: 10, Now: a.now(),
+		BackupDir: filepath.Join(loc.Dir, engine.BackupDir, "install")}
+	if user {
 		home, err := os.UserHomeDir()
 		if err != nil {
-			return nil, recall.Errorf(recall.EINVALID, "Cannot find the home directory for --global: set HOME.")
+			return nil, recall.Errorf(recall.EINVALID, "Cannot find the home directory for --user: set HOME.")
 		}
 		in.SettingsPath = filepath.Join(home, ".claude", "settings.json")
 		in.MCPPath = filepath.Join(home, ".claude.json")
@@ -42,7 +56,7 @@ query it over MCP. Only Claude Code is supported so far.`,
   recall install claude --uninstall`,
 		Args: cobra.NoArgs,
 	}
-	var uninstall, jsonOut bool
+	var uninstall, jsonOut, user bool
 	var command string
 	claude := &cobra.Command{
 		Use:   "claude",
@@ -50,18 +64,30 @@ query it over MCP. Only Claude Code is supported so far.`,
 		Long: `Add 'recall hook claude' to Claude Code's hooks (SessionStart,
 UserPromptSubmit, PostToolUse, PreCompact, Stop, SessionEnd) in
 .claude/settings.json of the working directory, and the MCP server "recall"
-(command 'recall mcp') to .mcp.json. With --global, the user's
-~/.claude/settings.json and ~/.claude.json instead.
+(command 'recall mcp') to .mcp.json. With --user, the user's
+~/.claude/settings.json and ~/.claude.json instead, for every project.
 
-Existing hooks and servers are kept; running it twice changes nothing; every
-file changed is first copied to FILE.bak-TIMESTAMP. --uninstall removes
-exactly the entries it adds.`,
+--command sets the hook command (e.g. with an absolute path); the MCP server
+runs the same binary and flags with 'mcp'. With --global the hooks and the
+server use the global store ('recall --global hook claude') wherever Claude
+Code runs; without it they use the store of the directory it runs in.
+
+Existing hooks and servers are kept; running it twice changes nothing; a
+recall hook installed with another command is replaced. Every file changed
+is first copied to the store's backups/install/ directory (the path is
+printed), under a name no other backup has. --uninstall removes recall's
+hooks and MCP server whatever command they were installed with.`,
 		Example: `  recall install claude
-  recall install claude --global
+  recall install claude --user
+  recall --global install claude --user
+  recall install claude --command "$HOME/go/bin/recall hook claude"
   recall install claude --uninstall`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			in, err := a.claudeInstaller(command)
+			if a.eng.GlobalFlag && !user {
+				fprintf(a.stderr, "note: --global makes the hooks use the global store; it no longer writes ~/.claude: add --user for that\n")
+			}
+			in, err := a.claudeInstaller(command, user)
 			if err != nil {
 				return err
 			}
@@ -90,9 +116,10 @@ exactly the entries it adds.`,
 			return nil
 		},
 	}
-	claude.Flags().BoolVar(&uninstall, "uninstall", false, "remove what install added")
+	claude.Flags().BoolVar(&uninstall, "uninstall", false, "remove recall's hooks and MCP server, whatever --command they were installed with")
 	claude.Flags().BoolVar(&jsonOut, "json", false, "print the changes as JSON")
-	claude.Flags().StringVar(&command, "command", engine.HookCommandLine, "the hook command to install (e.g. with an absolute path)")
+	claude.Flags().BoolVar(&user, "user", false, "write the user's ~/.claude/settings.json and ~/.claude.json instead of the project's")
+	claude.Flags().StringVar(&command, "command", engine.HookCommandLine, "the hook command to install (e.g. with an absolute path); the MCP server runs the same binary")
 	c.AddCommand(claude)
 	return c
 }

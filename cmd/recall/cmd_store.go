@@ -79,7 +79,7 @@ func (a *app) whereCommand() *cobra.Command {
 	var jsonOut bool
 	c := &cobra.Command{
 		Use:   "where",
-		Short: "Print the store recall would use and why",
+		Short: "Print the store recall would use, why, and its config files",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			loc, err := engine.ResolveStore(a.eng.StoreFlag, a.eng.GlobalFlag)
@@ -87,12 +87,23 @@ func (a *app) whereCommand() *cobra.Command {
 				return err
 			}
 			_, statErr := os.Stat(filepath.Join(loc.Dir, engine.DBFile))
+			configs := engine.ConfigFiles(loc.Dir)
 			if jsonOut {
-				return writeJSON(a.stdout, map[string]any{"dir": loc.Dir, "reason": loc.Reason, "kind": loc.Kind, "exists": statErr == nil})
+				return writeJSON(a.stdout, map[string]any{"dir": loc.Dir, "reason": loc.Reason, "kind": loc.Kind, "exists": statErr == nil,
+					"config_files": append([]string{}, configs...), "user_config": engine.UserConfigPath()})
 			}
 			fprintf(a.stdout, "%s\n  (%s)\n", loc.Dir, loc.Reason)
 			if statErr != nil {
 				fprintf(a.stdout, "  not created yet: 'recall init' creates a project store, any write creates this one\n")
+			}
+			if len(configs) == 0 {
+				fprintf(a.stdout, "  config: none, the defaults (a user config would be %s)\n", engine.UserConfigPath())
+			}
+			for _, p := range configs {
+				fprintf(a.stdout, "  config: %s\n", p)
+			}
+			if len(configs) > 1 {
+				fprintf(a.stdout, "  (read in this order: the later wins key by key)\n")
 			}
 			return nil
 		},

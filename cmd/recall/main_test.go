@@ -38,6 +38,7 @@ func TestScripts(t *testing.T) {
 func scriptEnv(env *testscript.Env) error {
 	env.Setenv("HOME", env.WorkDir+"/home")
 	env.Setenv("XDG_DATA_HOME", env.WorkDir+"/home/.local/share")
+	env.Setenv("XDG_CONFIG_HOME", env.WorkDir+"/home/.config")
 	env.Setenv("RECALL_AGENT", "tester")
 	env.Setenv("RECALL_TSCLIENT", tsClientDir())
 	return nil
