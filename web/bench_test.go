@@ -13,8 +13,6 @@ import (
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/internal/synth"
-	"github.com/recall-mem/recall/sqlite"
-	"github.com/recall-mem/recall/sqlite/sqlitetest"
 )
 
 // BenchmarkPages measures each page's server time over a store of
@@ -30,10 +28,7 @@ func BenchmarkPages(b *testing.B) {
 			b.Fatalf("RECALL_WEB_BENCH_MEMORIES=%q: want a positive count", s)
 		}
 	}
-	db := sqlitetest.MustOpenDB(b)
-	mem := sqlite.NewMemoryService(db)
-	obs := sqlite.NewObservationService(db)
-	sess := sqlite.NewSessionService(db)
+	e := newEngine(b)
 	ctx := context.Background()
 	corpus := synth.New(1, synth.DefaultVocab)
 	base := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -45,29 +40,34 @@ func BenchmarkPages(b *testing.B) {
 			ms = append(ms, &recall.Memory{Title: title, Content: content, OccurredAt: base.Add(time.Duration(i) * time.Minute),
 				Tags: []string{fmt.Sprintf("t%d", i%50)}, Tier: tiers[i%len(tiers)]})
 		}
-		if _, err := mem.ImportMemories(ctx, ms); err != nil {
+		if _, err := e.Import(ctx, ms); err != nil {
 			b.Fatal(err)
 		}
 	}
-	if _, err := sess.StartSession(ctx, &recall.Session{ID: "bench"}); err != nil {
+	if _, err := e.StartSession(ctx, &recall.Session{ID: "bench"}); err != nil {
 		b.Fatal(err)
 	}
 	var rec []*recall.Observation
 	for i := range 300 {
 		rec = append(rec, &recall.Observation{At: base.Add(time.Duration(i) * time.Second), Type: recall.ObsCommand, Session: "bench", Content: fmt.Sprintf("step %d", i)})
 	}
-	if err := obs.RecordObservations(ctx, rec); err != nil {
+	if err := e.Observe(ctx, rec); err != nil {
 		b.Fatal(err)
 	}
-	one, _, err := mem.FindMemories(ctx, recall.MemoryFilter{Limit: 1})
+	one, _, err := e.List(ctx, recall.MemoryFilter{Limit: 1})
 	if err != nil || len(one) == 0 {
 		b.Fatal("no memory to open", err)
 	}
 	query, _ := corpus.Query(0, n)
-	h, err := New(Backend{Memories: mem, Search: mem, Observations: obs, Sessions: sess, Stats: sqlite.NewForgetService(db).StoreStats}, Options{Loopback: true})
+	h, err := New(BackendOf(e), Options{Loopback: true})
 	if err != nil {
 		b.Fatal(err)
 	}
+	// The overview runs the doctor's checks once per healthTTL: time the
+	// page as it is seen between checks, and the checks on their own.
+	start := time.Now()
+	h.health(ctx, true)
+	b.Logf("doctor's checks at %d memories: %v", n, time.Since(start))
 	for _, p := range []struct{ name, path string }{
 		{"Overview", "/"},
 		{"MemoriesList", "/memories"},
@@ -78,6 +78,10 @@ func BenchmarkPages(b *testing.B) {
 		{"Memory", "/memories/" + one[0].ID},
 		{"Sessions", "/sessions"},
 		{"Session", "/sessions/bench"},
+		{"Maintain", "/maintain"},
+		{"Rollups", "/rollups"},
+		{"Forget", "/forget"},
+		{"ForgetDryRun", "/forget?search=" + url.QueryEscape(query)},
 	} {
 		b.Run(p.name, func(b *testing.B) {
 			for b.Loop() {

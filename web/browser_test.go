@@ -191,7 +191,7 @@ func TestBrowser(t *testing.T) {
 	chromiumPath(t)
 	f := newFixture(t, Options{Loopback: true})
 	// A plan as `recall maintain` makes inside a project, which the fixture has not.
-	f.h.b.Maintainer = cannedPlan{plan: &recall.MaintainPlan{WorkingWords: 420, Target: 1500, Unit: "words",
+	f.h.b.Maintenance = cannedPlan{plan: &recall.MaintainPlan{WorkingWords: 420, Target: 1500, Unit: "words",
 		PressureCandidates: []recall.MaintainCandidate{{ID: f.deploy.ID, File: "CLAUDE.local.md", Line: 3, Text: "Deploys run from main", Words: 4, DaysSinceReview: 45, Score: 0.61, Action: "demote"}}}}
 	srv := httptest.NewServer(f.h)
 	t.Cleanup(srv.Close)
@@ -312,7 +312,7 @@ func TestBrowser(t *testing.T) {
 		if got := b.text(t, "tbody"); strings.Contains(got, "How we deploy") {
 			t.Errorf("deleted memory still listed: %q", got)
 		}
-		if _, err := f.mem.FindMemory(t.Context(), f.deploy.ID, ""); recall.ErrorCode(err) != recall.ENOTFOUND {
+		if _, err := f.eng.Get(t.Context(), f.deploy.ID, ""); recall.ErrorCode(err) != recall.ENOTFOUND {
 			t.Errorf("after delete: %v", err)
 		}
 	})
@@ -336,7 +336,7 @@ func TestBrowser(t *testing.T) {
 			`![img](x.png" onerror="window.pwned='alt')`,
 			`<a href="javascript:window.pwned='raw'">raw</a>`,
 		}, "\n\n")
-		res, err := f.mem.PutMemory(t.Context(), &recall.Memory{Key: "hostile", Title: `<img src=x onerror="window.pwned='title'">`, Content: payload})
+		res, err := f.eng.Put(t.Context(), &recall.Memory{Key: "hostile", Title: `<img src=x onerror="window.pwned='title'">`, Content: payload})
 		if err != nil {
 			t.Fatal(err)
 		}

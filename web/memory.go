@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
+	"github.com/recall-mem/recall/maintain"
 )
 
 type memoryPage struct {
@@ -15,6 +17,11 @@ type memoryPage struct {
 	Versions []*recall.MemoryVersion
 	From, To int
 	Diff     []diffLine
+	// Done is the entry action just carried out (from the redirect's
+	// query), and Moved the files its line moved between.
+	Done      string
+	MovedFrom string
+	MovedTo   string
 }
 
 // memory shows one memory, its history and, between two of its versions
@@ -22,7 +29,7 @@ type memoryPage struct {
 func (h *Handler) memory(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	p := memoryPage{}
-	m, err := h.b.Memories.FindMemory(r.Context(), id, "")
+	m, err := h.b.Memories.Get(r.Context(), id, "")
 	if err != nil && recall.ErrorCode(err) != recall.ENOTFOUND {
 		h.fail(w, r, err)
 		return
@@ -31,7 +38,7 @@ func (h *Handler) memory(w http.ResponseWriter, r *http.Request) {
 	if m != nil {
 		key = m.ID
 	}
-	p.Versions, err = h.b.Memories.MemoryVersions(r.Context(), key)
+	p.Versions, err = h.b.Memories.Versions(r.Context(), key)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -48,6 +55,9 @@ func (h *Handler) memory(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	p.M = m
+	if q := r.URL.Query(); knownAction(q.Get("done")) || q.Get("done") == "review" {
+		p.Done, p.MovedFrom, p.MovedTo = q.Get("done"), q.Get("from"), q.Get("file")
+	}
 	if n := len(p.Versions); n >= 2 {
 		p.From, p.To = p.Versions[n-2].Version, p.Versions[n-1].Version
 		if v, err := strconv.Atoi(r.URL.Query().Get("from")); err == nil {
@@ -86,7 +96,7 @@ func memoryTitle(m *recall.Memory) string {
 }
 
 func (h *Handler) editForm(w http.ResponseWriter, r *http.Request) {
-	m, err := h.b.Memories.FindMemory(r.Context(), r.PathValue("id"), "")
+	m, err := h.b.Memories.Get(r.Context(), r.PathValue("id"), "")
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -97,7 +107,7 @@ func (h *Handler) editForm(w http.ResponseWriter, r *http.Request) {
 // edit writes the form's fields as a new version; unchanged fields are
 // left out of the update so the version records only what changed.
 func (h *Handler) edit(w http.ResponseWriter, r *http.Request) {
-	m, err := h.b.Memories.FindMemory(r.Context(), r.PathValue("id"), "")
+	m, err := h.b.Memories.Get(r.Context(), r.PathValue("id"), "")
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -118,7 +128,7 @@ func (h *Handler) edit(w http.ResponseWriter, r *http.Request) {
 		upd.Tags, changed = &tags, true
 	}
 	if changed {
-		if _, err := h.b.Memories.UpdateMemory(r.Context(), m.ID, upd); err != nil {
+		if _, err := h.b.Memories.Update(r.Context(), m.ID, upd); err != nil {
 			h.fail(w, r, err)
 			return
 		}
@@ -138,21 +148,61 @@ func splitTags(s string) []string {
 }
 
 func (h *Handler) delete(w http.ResponseWriter, r *http.Request) {
-	if err := h.b.Memories.DeleteMemory(r.Context(), r.PathValue("id")); err != nil {
+	if err := h.b.Memories.Delete(r.Context(), r.PathValue("id")); err != nil {
 		h.fail(w, r, err)
 		return
 	}
 	http.Redirect(w, r, "/memories", http.StatusSeeOther)
 }
 
-func (h *Handler) pin(w http.ResponseWriter, r *http.Request) {
-	pinned := r.PostFormValue("pinned") == "true"
-	m, err := h.b.Memories.UpdateMemory(r.Context(), r.PathValue("id"), recall.MemoryUpdate{Pinned: &pinned})
+// act carries out one entry action on a memory, as `recall pin` (unpin,
+// snooze, demote, archive, supersede, review) does: a managed entry's line
+// moves between the project's files and the store changes with it.
+func (h *Handler) act(w http.ResponseWriter, r *http.Request) {
+	if h.b.Entries == nil {
+		h.fail(w, r, recall.Errorf(recall.ENOTIMPL, "This server does not offer entry actions."))
+		return
+	}
+	ctx, ref, now := r.Context(), r.PathValue("id"), h.b.now()
+	act := r.PostFormValue("action")
+	var done engine.Applied
+	var err error
+	switch act {
+	case maintain.ActPin:
+		done, err = h.b.Entries.Pin(ctx, "", ref, now)
+	case maintain.ActUnpin:
+		done, err = h.b.Entries.Unpin(ctx, "", ref, now)
+	case maintain.ActSnooze:
+		days := recall.DefaultSnoozeDays
+		if v := r.PostFormValue("days"); v != "" {
+			if days, err = strconv.Atoi(v); err != nil || days <= 0 {
+				h.fail(w, r, recall.Errorf(recall.EINVALID, "Snooze for a positive number of days."))
+				return
+			}
+		}
+		done, err = h.b.Entries.Snooze(ctx, "", ref, days, now)
+	case maintain.ActDemote:
+		done, err = h.b.Entries.Demote(ctx, "", ref, now)
+	case maintain.ActArchive:
+		done, err = h.b.Entries.Archive(ctx, "", ref, now)
+	case maintain.ActSupersede:
+		done, err = h.b.Entries.Supersede(ctx, "", ref, now)
+	case maintain.ActVerify, "review":
+		act = "review"
+		done, err = h.b.Entries.Review(ctx, "", ref, now)
+	default:
+		err = recall.Errorf(recall.EINVALID, "Unknown action %q: use pin, unpin, snooze, demote, archive, supersede or review.", act)
+	}
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	http.Redirect(w, r, "/memories/"+url.PathEscape(m.ID), http.StatusSeeOther)
+	q := url.Values{"done": {act}}
+	if done.From != "" {
+		q.Set("from", done.From)
+		q.Set("file", done.File)
+	}
+	http.Redirect(w, r, "/memories/"+url.PathEscape(done.ID)+"?"+q.Encode(), http.StatusSeeOther)
 }
 
 func (h *Handler) restore(w http.ResponseWriter, r *http.Request) {
@@ -161,7 +211,7 @@ func (h *Handler) restore(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, recall.Errorf(recall.EINVALID, "Pick a version number to restore."))
 		return
 	}
-	m, err := h.b.Memories.RestoreMemory(r.Context(), r.PathValue("id"), n)
+	m, err := h.b.Memories.Restore(r.Context(), r.PathValue("id"), n)
 	if err != nil {
 		h.fail(w, r, err)
 		return
