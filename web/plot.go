@@ -154,7 +154,7 @@ type column struct {
 	YA, HA     int // top and height of the first series' column
 	YB, HB     int
 	LabelX     int
-	LabelShown bool // every other label, so they do not overlap
+	LabelShown bool // every other label from the newest, so they do not overlap
 }
 
 // Column chart geometry, in pixels.
@@ -180,7 +180,7 @@ func newColumnChart(title, nameA, nameB string, cols []column) *columnChart {
 		col.HA, col.HB = scale(col.A, c.TopA), scale(col.B, c.TopB)
 		col.YA, col.YB = c.BaseY-col.HA, c.BaseY-col.HB
 		col.LabelX = col.X + colWidth
-		col.LabelShown = i%2 == 0 || i == len(cols)-1
+		col.LabelShown = (len(cols)-1-i)%2 == 0 // the newest week always
 		c.Cols = append(c.Cols, col)
 	}
 	c.Width = 40 + len(cols)*(2*colWidth+colGap) + 20
