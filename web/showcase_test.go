@@ -1,13 +1,19 @@
 package web
 
 import (
+	"context"
 	"fmt"
+	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
 )
 
 // newShowcase is a UI over an engine seeded as a project looks after some
@@ -96,5 +102,69 @@ func TestShowcase(t *testing.T) {
 	body := f.get("/").Body.String()
 	contains(t, "overview", body, `aria-label="Recorded per week: memories and observations"`, `aria-label="Working memory against its budget (words)"`,
 		`aria-label="Tokens held, raw entries and rollups"`, `id="compression-note"`, `id="health-summary"`, "s-")
-	contains(t, "rollups", f.get("/rollups").Body.String(), `<h2 id="list">4h rollups</h2>`, `<a href="/rollups/`)
+	list := f.get("/rollups").Body.String()
+	contains(t, "rollups", list, `<h2 id="list">4h rollups</h2>`, `<a href="/rollups?bucket=daily">daily</a>`)
+	// A rollup's page lists its sources: a 4h rollup's are observations,
+	// a daily rollup's are the 4h rollups, each a link.
+	first := regexp.MustCompile(`<a href="/rollups/([^"?]+)">`).FindStringSubmatch(list)
+	if first == nil {
+		t.Fatal("no rollup linked from the 4h listing")
+	}
+	contains(t, "4h rollup", f.get("/rollups/"+first[1]).Body.String(), "<h1>4h rollup, ", `<span class="tag">observation</span>`, "worked on the release pipeline")
+	daily := regexp.MustCompile(`<a href="/rollups/([^"?]+)">`).FindStringSubmatch(f.get("/rollups?bucket=daily").Body.String())
+	if daily == nil {
+		t.Fatal("no daily rollup")
+	}
+	contains(t, "daily rollup", f.get("/rollups/"+daily[1]).Body.String(), `<span class="tag">rollup</span>`, `<a href="/rollups/`)
+	if w := f.get("/rollups?bucket=hourly"); w.Code != http.StatusBadRequest {
+		t.Errorf("unknown bucket: got %d", w.Code)
+	}
+	if w := f.get("/rollups/00000000-0000-0000-0000-000000000000"); w.Code != http.StatusNotFound {
+		t.Errorf("missing rollup: got %d", w.Code)
+	}
+	if !regexp.MustCompile(`<p id="compression-note">\d+ rolled-up entries hold about \d+ tokens; their 4h rollups hold \d+, [\d.]+× less.</p>`).MatchString(body) {
+		t.Error("no compression sentence on the overview")
+	}
+}
+
+// TestPages_Health: the overview runs the doctor's checks once, keeps the
+// report, and runs them again on request.
+func TestPages_Health(t *testing.T) {
+	f := newFixture(t, Options{Loopback: true})
+	d := &countingDoctor{}
+	f.h.b.Health = d
+	contains(t, "health", f.get("/").Body.String(), `<h2 id="health">Store health</h2>`, "Worst result: warn", `<span class="tag health-warn">warn</span> hooks`)
+	f.get("/")
+	if d.calls != 1 {
+		t.Fatalf("two views ran the checks %d times, want once", d.calls)
+	}
+	c := f.csrf()
+	if w := f.post("/health", url.Values{csrfField: {c.Value}}, c); w.Code != http.StatusSeeOther || d.calls != 2 {
+		t.Fatalf("check again: %d, %d runs", w.Code, d.calls)
+	}
+	f.h.b.Health = nil
+	f.h.checks = healthCache{}
+	if strings.Contains(f.get("/").Body.String(), "Store health") {
+		t.Error("health shown without a doctor")
+	}
+}
+
+type countingDoctor struct{ calls int }
+
+func (d *countingDoctor) Doctor(context.Context, ...func() engine.Check) ([]engine.Check, error) {
+	d.calls++
+	return []engine.Check{{Name: "integrity", Status: engine.CheckOK}, {Name: "hooks", Status: engine.CheckWarn, Details: []string{"not installed"}}}, nil
+}
+
+// TestPages_GrowthChart: each series is scaled to its own largest week,
+// and a week with something in it always shows.
+func TestPages_GrowthChart(t *testing.T) {
+	c := newColumnChart("t", "a", "b", []column{{Label: "w1", A: 0, B: 1000}, {Label: "w2", A: 4, B: 1}, {Label: "w3", A: 2, B: 500}})
+	var got []string
+	for _, col := range c.Cols {
+		got = append(got, fmt.Sprintf("%d/%d:%v", col.HA, col.HB, col.LabelShown))
+	}
+	if want := "0/120:true 120/1:false 60/60:true"; strings.Join(got, " ") != want {
+		t.Errorf("columns %v, want %s", got, want)
+	}
 }
