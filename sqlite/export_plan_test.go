@@ -14,6 +14,11 @@ func (db *DB) MemoriesPlan(ctx context.Context, f recall.MemoryFilter) ([]string
 		return nil, err
 	}
 	query, args := pageOfMemories(f, where, args)
+	return db.queryPlan(ctx, query, args...)
+}
+
+// queryPlan is SQLite's query plan for query, one line per step.
+func (db *DB) queryPlan(ctx context.Context, query string, args ...any) ([]string, error) {
 	rows, err := db.read.QueryContext(ctx, `EXPLAIN QUERY PLAN `+query, args...)
 	if err != nil {
 		return nil, err

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/recall-mem/recall"
-	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/maintain"
 )
 
@@ -163,41 +162,31 @@ func (h *Handler) act(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, recall.Errorf(recall.ENOTIMPL, "This server does not offer entry actions."))
 		return
 	}
-	ctx, ref, now := r.Context(), r.PathValue("id"), h.b.now()
-	act := r.PostFormValue("action")
-	var done engine.Applied
-	var err error
-	switch act {
-	case maintain.ActPin:
-		done, err = h.b.Entries.Pin(ctx, "", ref, now)
-	case maintain.ActUnpin:
-		done, err = h.b.Entries.Unpin(ctx, "", ref, now)
-	case maintain.ActSnooze:
-		days := recall.DefaultSnoozeDays
-		if v := r.PostFormValue("days"); v != "" {
-			if days, err = strconv.Atoi(v); err != nil || days <= 0 {
-				h.fail(w, r, recall.Errorf(recall.EINVALID, "Snooze for a positive number of days."))
-				return
-			}
-		}
-		done, err = h.b.Entries.Snooze(ctx, "", ref, days, now)
-	case maintain.ActDemote:
-		done, err = h.b.Entries.Demote(ctx, "", ref, now)
-	case maintain.ActArchive:
-		done, err = h.b.Entries.Archive(ctx, "", ref, now)
-	case maintain.ActSupersede:
-		done, err = h.b.Entries.Supersede(ctx, "", ref, now)
-	case maintain.ActVerify, "review":
-		act = "review"
-		done, err = h.b.Entries.Review(ctx, "", ref, now)
-	default:
-		err = recall.Errorf(recall.EINVALID, "Unknown action %q: use pin, unpin, snooze, demote, archive, supersede or review.", act)
+	// The CLI's command is review; its action is verify.
+	act, verb := r.PostFormValue("action"), r.PostFormValue("action")
+	if act == "review" {
+		act = maintain.ActVerify
+	} else if act == maintain.ActVerify {
+		verb = "review"
 	}
+	days := recall.DefaultSnoozeDays
+	if v := r.PostFormValue("days"); act == maintain.ActSnooze && v != "" {
+		var err error
+		if days, err = strconv.Atoi(v); err != nil || days <= 0 {
+			h.fail(w, r, recall.Errorf(recall.EINVALID, "Snooze for a positive number of days."))
+			return
+		}
+	}
+	if !knownAction(act) || act == maintain.ActKeep {
+		h.fail(w, r, recall.Errorf(recall.EINVALID, "Unknown action %q: use pin, unpin, snooze, demote, archive, supersede or review.", verb))
+		return
+	}
+	done, err := h.b.Entries.EntryAction(r.Context(), "", r.PathValue("id"), act, verb, days, h.b.now())
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	q := url.Values{"done": {act}}
+	q := url.Values{"done": {verb}}
 	if done.From != "" {
 		q.Set("from", done.From)
 		q.Set("file", done.File)

@@ -37,17 +37,13 @@ type Sessions interface {
 	ListSessions(ctx context.Context, limit int) ([]*recall.Session, error)
 }
 
-// Entries are the single-memory maintenance actions: the store and the
-// project's managed files change together, as `recall pin` and the others
-// do. rootFlag "" is the store's project.
+// Entries carries out the single-memory maintenance actions: the store
+// and the project's managed files change together, as `recall pin`,
+// `recall demote` and the others do. rootFlag "" is the store's project;
+// action is one of maintain's Act names, verb names it in errors, days is
+// a snooze's length.
 type Entries interface {
-	Pin(ctx context.Context, rootFlag, ref string, now time.Time) (engine.Applied, error)
-	Unpin(ctx context.Context, rootFlag, ref string, now time.Time) (engine.Applied, error)
-	Snooze(ctx context.Context, rootFlag, ref string, days int, now time.Time) (engine.Applied, error)
-	Demote(ctx context.Context, rootFlag, ref string, now time.Time) (engine.Applied, error)
-	Archive(ctx context.Context, rootFlag, ref string, now time.Time) (engine.Applied, error)
-	Supersede(ctx context.Context, rootFlag, ref string, now time.Time) (engine.Applied, error)
-	Review(ctx context.Context, rootFlag, ref string, now time.Time) (engine.Applied, error)
+	EntryAction(ctx context.Context, rootFlag, ref, action, verb string, days int, now time.Time) (engine.Applied, error)
 }
 
 // Maintenance plans and applies `recall maintain` for the store's project.
