@@ -77,6 +77,7 @@ func (h *Handler) purge(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rep, err := h.b.Forgetting.Purge(r.Context(), c)
+	h.changed()
 	if rep == nil && err != nil {
 		h.fail(w, r, err)
 		return

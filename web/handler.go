@@ -10,6 +10,7 @@ import (
 	"net/http"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
 )
 
 //go:embed templates/*.html
@@ -37,8 +38,18 @@ type Handler struct {
 	opt   Options
 	pages map[string]*template.Template
 	root  http.Handler
-	// checks is the last doctor report the overview showed.
-	checks healthCache
+	// The overview's slow panels: the doctor's report, the maintain plan
+	// and the tier statistics, kept for a while (see snapshot). A change
+	// made through the UI drops the plan and the statistics.
+	checks snapshot[[]engine.Check]
+	plan   snapshot[*recall.MaintainPlan]
+	tiers  snapshot[[]recall.TierStat]
+}
+
+// changed drops what a change made through the UI makes stale.
+func (h *Handler) changed() {
+	h.plan.forget()
+	h.tiers.forget()
 }
 
 // New returns the UI handler for b. Returns an error when b has no

@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/recall-mem/recall/engine"
@@ -13,14 +12,6 @@ import (
 // running the checks again: they read the whole database (SQLite's
 // integrity_check), far too slow to run on every page view.
 const healthTTL = 10 * time.Minute
-
-// healthCache keeps the last doctor report.
-type healthCache struct {
-	mu     sync.Mutex
-	at     time.Time
-	checks []engine.Check
-	err    error
-}
 
 // healthReport is the store health the overview shows.
 type healthReport struct {
@@ -36,19 +27,12 @@ func (h *Handler) health(ctx context.Context, fresh bool) *healthReport {
 	if h.b.Health == nil {
 		return nil
 	}
-	c := &h.checks
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	now := h.b.now()
-	if fresh || c.at.IsZero() || now.Sub(c.at) > healthTTL || now.Before(c.at) {
-		c.checks, c.err = h.b.Health.Doctor(ctx)
-		c.at = now
+	checks, at, err := h.checks.get(h.b.now(), healthTTL, fresh, func() ([]engine.Check, error) { return h.b.Health.Doctor(ctx) })
+	r := &healthReport{At: at, Checks: checks, Worst: engine.CheckOK}
+	if err != nil {
+		r.Err, r.Worst = err.Error(), engine.CheckFail
 	}
-	r := &healthReport{At: c.at, Checks: c.checks, Worst: engine.CheckOK}
-	if c.err != nil {
-		r.Err, r.Worst = c.err.Error(), engine.CheckFail
-	}
-	for _, ch := range c.checks {
+	for _, ch := range checks {
 		if statusRank(ch.Status) > statusRank(r.Worst) {
 			r.Worst = ch.Status
 		}

@@ -69,5 +69,6 @@ func (h *Handler) maintainApply(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	h.changed()
 	http.Redirect(w, r, "/maintain?"+url.Values{"applied": {act}, "id": {id}}.Encode(), http.StatusSeeOther)
 }

@@ -132,6 +132,7 @@ func (h *Handler) edit(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	h.changed()
 	http.Redirect(w, r, "/memories/"+url.PathEscape(m.ID), http.StatusSeeOther)
 }
 
@@ -151,6 +152,7 @@ func (h *Handler) delete(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	h.changed()
 	http.Redirect(w, r, "/memories", http.StatusSeeOther)
 }
 
@@ -191,6 +193,7 @@ func (h *Handler) act(w http.ResponseWriter, r *http.Request) {
 		q.Set("from", done.From)
 		q.Set("file", done.File)
 	}
+	h.changed()
 	http.Redirect(w, r, "/memories/"+url.PathEscape(done.ID)+"?"+q.Encode(), http.StatusSeeOther)
 }
 
@@ -205,5 +208,6 @@ func (h *Handler) restore(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	h.changed()
 	http.Redirect(w, r, "/memories/"+url.PathEscape(m.ID), http.StatusSeeOther)
 }

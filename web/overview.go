@@ -29,6 +29,11 @@ type tierCount struct {
 	Count int
 }
 
+// panelTTL is how long the overview shows a maintain plan and tier
+// statistics before reading them again; changes made through the UI
+// drop them at once.
+const panelTTL = time.Minute
+
 // recentSessions is how many sessions the overview lists.
 const recentSessions = 5
 
@@ -72,7 +77,8 @@ func (h *Handler) overview(w http.ResponseWriter, r *http.Request) {
 	if h.b.Maintenance != nil {
 		// A plan needs the project's working file; outside a project it
 		// fails, and the overview says so instead of failing itself.
-		if plan, err := h.b.Maintenance.PlanMaintenance(ctx, "", now); err != nil {
+		plan, _, err := h.plan.get(now, panelTTL, false, func() (*recall.MaintainPlan, error) { return h.b.Maintenance.PlanMaintenance(ctx, "", now) })
+		if err != nil {
 			p.PlanErr = recall.ErrorMessage(err)
 		} else {
 			p.Plan = plan
@@ -80,7 +86,7 @@ func (h *Handler) overview(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if h.b.Rollups != nil {
-		tiers, err := h.b.Rollups.Tiers(ctx)
+		tiers, _, err := h.tiers.get(now, panelTTL, false, func() ([]recall.TierStat, error) { return h.b.Rollups.Tiers(ctx) })
 		if err != nil {
 			h.fail(w, r, err)
 			return

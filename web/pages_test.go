@@ -157,7 +157,14 @@ func TestPages_OverviewWorkingSet(t *testing.T) {
 	f.h.b.Maintenance = cannedPlan{plan: &recall.MaintainPlan{WorkingWords: 1800, Target: 1500, Unit: "words", NeedToFree: 300}}
 	contains(t, "over budget", f.get("/").Body.String(), "1800 of 1500 words: 300 over the budget.",
 		`<meter id="working-meter" min="0" max="1500" high="1500" value="1800"`)
+	// The overview keeps the plan for a minute; a change made through the
+	// UI drops it.
 	f.h.b.Maintenance = cannedPlan{err: recall.Errorf(recall.ENOTFOUND, "No working file in this project.")}
+	contains(t, "kept plan", f.get("/").Body.String(), "1800 of 1500 words")
+	c := f.csrf()
+	if w := f.post("/memories/"+f.deploy.ID+"/edit", url.Values{csrfField: {c.Value}, "title": {"Deploys"}, "content": {f.deploy.Content}, "type": {f.deploy.Type}, "tags": {"ops"}}, c); w.Code != http.StatusSeeOther {
+		t.Fatalf("edit: %d", w.Code)
+	}
 	contains(t, "no project", f.get("/").Body.String(), "The working set could not be measured: No working file in this project.")
 }
 

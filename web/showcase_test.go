@@ -143,7 +143,7 @@ func TestPages_Health(t *testing.T) {
 		t.Fatalf("check again: %d, %d runs", w.Code, d.calls)
 	}
 	f.h.b.Health = nil
-	f.h.checks = healthCache{}
+	f.h.checks.forget()
 	if strings.Contains(f.get("/").Body.String(), "Store health") {
 		t.Error("health shown without a doctor")
 	}
