@@ -24,19 +24,5 @@ func (db *DB) WriterPragma(ctx context.Context, name string) (int, error) {
 // QueuedPlan is SQLite's query plan for loading the embedding queue, one
 // line per step.
 func (db *DB) QueuedPlan(ctx context.Context) ([]string, error) {
-	rows, err := db.read.QueryContext(ctx, `EXPLAIN QUERY PLAN `+queuedQuery, "m", 1, drainBatch)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var plan []string
-	for rows.Next() {
-		var id, parent, unused int
-		var detail string
-		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-			return nil, err
-		}
-		plan = append(plan, detail)
-	}
-	return plan, rows.Err()
+	return db.queryPlan(ctx, queuedQuery, "m", 1, drainBatch)
 }

@@ -345,6 +345,18 @@ func (s *MemoryService) FindMemories(ctx context.Context, f recall.MemoryFilter)
 	if err := s.db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM memories m WHERE `+where, args...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("count memories: %w", err)
 	}
+	query, args := pageOfMemories(f, where, args)
+	rows, err := s.db.read.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("find memories: %w", err)
+	}
+	out, err := collect(rows, scanMemory)
+	return out, total, err
+}
+
+// pageOfMemories is the query for one page of the memories matching
+// where, in the filter's order.
+func pageOfMemories(f recall.MemoryFilter, where string, args []any) (string, []any) {
 	limit := f.Limit
 	if limit <= 0 {
 		limit = -1
@@ -353,13 +365,7 @@ func (s *MemoryService) FindMemories(ctx context.Context, f recall.MemoryFilter)
 	if f.Newest {
 		order = "m.occurred_at DESC, m.seq DESC"
 	}
-	rows, err := s.db.read.QueryContext(ctx, `SELECT `+memoryColumns+` FROM memories m WHERE `+where+
-		` ORDER BY `+order+` LIMIT ? OFFSET ?`, append(args, limit, f.Offset)...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("find memories: %w", err)
-	}
-	out, err := collect(rows, scanMemory)
-	return out, total, err
+	return `SELECT ` + memoryColumns + ` FROM memories m WHERE ` + where + ` ORDER BY ` + order + ` LIMIT ? OFFSET ?`, append(args, limit, f.Offset)
 }
 
 // UpdateMemory applies upd to the memory with this id.

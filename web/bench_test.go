@@ -13,8 +13,6 @@ import (
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/internal/synth"
-	"github.com/recall-mem/recall/sqlite"
-	"github.com/recall-mem/recall/sqlite/sqlitetest"
 )
 
 // BenchmarkPages measures each page's server time over a store of
@@ -30,46 +28,56 @@ func BenchmarkPages(b *testing.B) {
 			b.Fatalf("RECALL_WEB_BENCH_MEMORIES=%q: want a positive count", s)
 		}
 	}
-	db := sqlitetest.MustOpenDB(b)
-	mem := sqlite.NewMemoryService(db)
-	obs := sqlite.NewObservationService(db)
-	sess := sqlite.NewSessionService(db)
+	e := newEngine(b)
 	ctx := context.Background()
 	corpus := synth.New(1, synth.DefaultVocab)
 	base := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
-	tiers := []string{recall.TierRegister, recall.TierRegister, recall.TierArchive, recall.TierWorking}
+	// A working set is bounded by its word budget: a few dozen entries,
+	// whatever the store's size (maintenance's checks compare them in
+	// pairs). The rest are registers and archive.
+	const working = 40
+	tiers := []string{recall.TierRegister, recall.TierRegister, recall.TierArchive}
 	for lo := 0; lo < n; lo += 2000 {
 		ms := make([]*recall.Memory, 0, 2000)
 		for i := lo; i < min(lo+2000, n); i++ {
 			title, content := corpus.Memory(i)
 			ms = append(ms, &recall.Memory{Title: title, Content: content, OccurredAt: base.Add(time.Duration(i) * time.Minute),
 				Tags: []string{fmt.Sprintf("t%d", i%50)}, Tier: tiers[i%len(tiers)]})
+			if i < working {
+				ms[len(ms)-1].Tier = recall.TierWorking
+			}
 		}
-		if _, err := mem.ImportMemories(ctx, ms); err != nil {
+		if _, err := e.Import(ctx, ms); err != nil {
 			b.Fatal(err)
 		}
 	}
-	if _, err := sess.StartSession(ctx, &recall.Session{ID: "bench"}); err != nil {
+	if _, err := e.StartSession(ctx, &recall.Session{ID: "bench"}); err != nil {
 		b.Fatal(err)
 	}
 	var rec []*recall.Observation
 	for i := range 300 {
 		rec = append(rec, &recall.Observation{At: base.Add(time.Duration(i) * time.Second), Type: recall.ObsCommand, Session: "bench", Content: fmt.Sprintf("step %d", i)})
 	}
-	if err := obs.RecordObservations(ctx, rec); err != nil {
+	if err := e.Observe(ctx, rec); err != nil {
 		b.Fatal(err)
 	}
-	one, _, err := mem.FindMemories(ctx, recall.MemoryFilter{Limit: 1})
+	one, _, err := e.List(ctx, recall.MemoryFilter{Limit: 1})
 	if err != nil || len(one) == 0 {
 		b.Fatal("no memory to open", err)
 	}
 	query, _ := corpus.Query(0, n)
-	h, err := New(Backend{Memories: mem, Search: mem, Observations: obs, Sessions: sess, Stats: sqlite.NewForgetService(db).StoreStats}, Options{Loopback: true})
+	h, err := New(BackendOf(e), Options{Loopback: true})
 	if err != nil {
 		b.Fatal(err)
 	}
+	// The overview runs the doctor's checks once per healthTTL: time the
+	// page as it is seen between checks, and the checks on their own.
+	start := time.Now()
+	h.health(ctx, true)
+	b.Logf("doctor's checks at %d memories: %v", n, time.Since(start))
 	for _, p := range []struct{ name, path string }{
 		{"Overview", "/"},
+		{"OverviewUncached", "/"}, // the plan and tier statistics read again
 		{"MemoriesList", "/memories"},
 		{"MemoriesByTier", "/memories?tier=archive"},
 		{"MemoriesByTag", "/memories?tag=t7"},
@@ -78,9 +86,19 @@ func BenchmarkPages(b *testing.B) {
 		{"Memory", "/memories/" + one[0].ID},
 		{"Sessions", "/sessions"},
 		{"Session", "/sessions/bench"},
+		{"Maintain", "/maintain"},
+		{"Rollups", "/rollups"},
+		{"Forget", "/forget"},
+		{"ForgetDryRun", "/forget?search=" + url.QueryEscape(query)},
 	} {
 		b.Run(p.name, func(b *testing.B) {
+			// One view first, untimed: the overview's kept panels are read
+			// then, as a person's first visit reads them.
+			h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "http://localhost"+p.path, nil))
 			for b.Loop() {
+				if p.name == "OverviewUncached" {
+					h.changed()
+				}
 				w := httptest.NewRecorder()
 				h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "http://localhost"+p.path, nil))
 				if w.Code != http.StatusOK {

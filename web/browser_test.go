@@ -13,6 +13,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/markdown"
+	"github.com/recall-mem/recall/sqlite/sqlitetest"
 )
 
 // browser drives one headless Chromium tab against a UI server.
@@ -190,9 +192,6 @@ func (b *browser) text(t *testing.T, css string) string {
 func TestBrowser(t *testing.T) {
 	chromiumPath(t)
 	f := newFixture(t, Options{Loopback: true})
-	// A plan as `recall maintain` makes inside a project, which the fixture has not.
-	f.h.b.Maintainer = cannedPlan{plan: &recall.MaintainPlan{WorkingWords: 420, Target: 1500, Unit: "words",
-		PressureCandidates: []recall.MaintainCandidate{{ID: f.deploy.ID, File: "CLAUDE.local.md", Line: 3, Text: "Deploys run from main", Words: 4, DaysSinceReview: 45, Score: 0.61, Action: "demote"}}}}
 	srv := httptest.NewServer(f.h)
 	t.Cleanup(srv.Close)
 	b := newBrowser(t, srv.URL)
@@ -210,24 +209,78 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 	b.step(t, "Maintenance", func(t *testing.T) {
+		root, ids := f.withProject("Deploys go through staging.", "Builds run on CI.")
+		if _, err := f.eng.Supersede(t.Context(), "", ids[1], sqlitetest.Clock); err != nil {
+			t.Fatal(err)
+		}
 		b.open(t, "/")
 		b.follow(t, `nav a[href="/maintain"]`, "Maintenance")
-		if got := b.text(t, "#pressure + table tbody td:last-child"); got != "demote" {
-			t.Errorf("proposed action %q, want demote", got)
+		if got := b.text(t, "#superseded + table tbody td:nth-child(5)"); got != "archive" {
+			t.Errorf("proposed action %q, want archive", got)
 		}
-		b.follow(t, `#pressure + table a`, "How we deploy")
+		b.click(t, "#archive-"+ids[1])
+		b.until(t, `!!document.getElementById("applied")`)
+		if got := b.text(t, "#applied"); got != "Applied archive to ^"+ids[1]+"." {
+			t.Errorf("after the click: %q", got)
+		}
+		if m, err := f.eng.Get(t.Context(), ids[1], ""); err != nil || m.Tier != recall.TierArchive || !strings.Contains(f.read(root, markdown.ArchiveFile), ids[1]) {
+			t.Errorf("after archive: %v, %v; archive file %q", m, err, f.read(root, markdown.ArchiveFile))
+		}
+		// The memory's own page demotes the other entry.
+		b.open(t, "/memories/"+ids[0])
+		b.click(t, "#demote-button")
+		b.until(t, `!!document.getElementById("done")`)
+		if got := b.text(t, "#done"); !strings.Contains(got, "Done: demote") || !strings.Contains(got, markdown.InboxFile) {
+			t.Errorf("after demote: %q", got)
+		}
+	})
+	b.step(t, "PurgeDryRunThenConfirm", func(t *testing.T) {
+		b.open(t, "/")
+		b.follow(t, `nav a[href="/forget"]`, "Forgetting")
+		b.set(t, "purge-search", "site")
+		b.click(t, "#purge-preview")
+		b.until(t, `!!document.getElementById("dry-run")`)
+		if got := b.text(t, "#dry-run"); got != "Dry run: 1 observations would go" {
+			t.Errorf("dry run %q", got)
+		}
+		if _, n, _ := f.eng.Timeline(t.Context(), recall.ObservationFilter{Search: "site"}); n != 1 {
+			t.Fatalf("the dry run deleted: %d left", n)
+		}
+		// app.js asks before purging; answer yes.
+		b.run(t, `window.confirm = () => true`)
+		b.click(t, "#purge-confirm")
+		b.until(t, `!!document.getElementById("purged")`)
+		if got := b.text(t, "#purged"); !strings.HasPrefix(got, "Purged 1 observations") {
+			t.Errorf("after purge: %q", got)
+		}
+		if _, n, _ := f.eng.Timeline(t.Context(), recall.ObservationFilter{Search: "site"}); n != 0 {
+			t.Errorf("purge left %d", n)
+		}
+	})
+	b.step(t, "Rollups", func(t *testing.T) {
+		b.open(t, "/rollups")
+		if got := b.text(t, "h1"); got != "Rollups" {
+			t.Errorf("h1 %q", got)
+		}
 	})
 	t.Run("ReadmeScreenshots", func(t *testing.T) {
 		// RECALL_WEB_SCREENSHOTS=DIR writes the README's pictures of the
-		// overview and the memories page, taken by this browser.
+		// overview and the memories page, taken by this browser of a store
+		// seeded as after some weeks of use.
 		dir := os.Getenv("RECALL_WEB_SCREENSHOTS")
 		if dir == "" {
 			t.Skip("set RECALL_WEB_SCREENSHOTS=DIR to write the README's screenshots")
 		}
-		for name, path := range map[string]string{"overview.png": "/", "memories.png": "/memories?q=deploy+release&mode=bm25"} {
-			b.open(t, path)
+		show := httptest.NewServer(newShowcase(t))
+		t.Cleanup(show.Close)
+		sb := &browser{ctx: b.ctx, base: show.URL}
+		for name, path := range map[string]string{"overview.png": "/", "memories.png": "/memories?q=deploy+canary&mode=bm25"} {
+			sb.open(t, path)
+			if name == "memories.png" {
+				sb.click(t, ".explain summary") // the first hit's explanation, open
+			}
 			ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
-			png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+			png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 			cancel()
 			if err != nil {
 				t.Fatal(err)
@@ -312,7 +365,7 @@ func TestBrowser(t *testing.T) {
 		if got := b.text(t, "tbody"); strings.Contains(got, "How we deploy") {
 			t.Errorf("deleted memory still listed: %q", got)
 		}
-		if _, err := f.mem.FindMemory(t.Context(), f.deploy.ID, ""); recall.ErrorCode(err) != recall.ENOTFOUND {
+		if _, err := f.eng.Get(t.Context(), f.deploy.ID, ""); recall.ErrorCode(err) != recall.ENOTFOUND {
 			t.Errorf("after delete: %v", err)
 		}
 	})
@@ -336,7 +389,7 @@ func TestBrowser(t *testing.T) {
 			`![img](x.png" onerror="window.pwned='alt')`,
 			`<a href="javascript:window.pwned='raw'">raw</a>`,
 		}, "\n\n")
-		res, err := f.mem.PutMemory(t.Context(), &recall.Memory{Key: "hostile", Title: `<img src=x onerror="window.pwned='title'">`, Content: payload})
+		res, err := f.eng.Put(t.Context(), &recall.Memory{Key: "hostile", Title: `<img src=x onerror="window.pwned='title'">`, Content: payload})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -10,57 +11,65 @@ import (
 	"time"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
+	"github.com/recall-mem/recall/engine/enginetest"
+	"github.com/recall-mem/recall/hashing"
 	"github.com/recall-mem/recall/sqlite"
 	"github.com/recall-mem/recall/sqlite/sqlitetest"
 )
 
-// fixture is a UI over a real SQLite store with a few memories, a session
-// and its observations.
+// fixture is a UI over a real engine on a SQLite project store with a few
+// memories, a session and its observations.
 type fixture struct {
 	t       *testing.T
 	h       *Handler
-	mem     *sqlite.MemoryService
+	eng     *engine.Engine
 	deploy  *recall.Memory // a memory with two versions
 	session string
 }
 
+// newEngine opens an engine on a new project store, with hashed vectors.
+func newEngine(tb testing.TB) *engine.Engine {
+	parts := engine.Parts{Backend: sqlite.Backend{},
+		NewEmbedder: func(engine.RetrievalConfig) (recall.Embedder, bool, error) { return hashing.None{}, true, nil }}
+	return enginetest.Open(tb, parts, io.Discard)
+}
+
 func newFixture(t *testing.T, opt Options) *fixture {
 	t.Helper()
-	db := sqlitetest.MustOpenDB(t)
-	mem := sqlite.NewMemoryService(db)
-	obs := sqlite.NewObservationService(db)
-	sess := sqlite.NewSessionService(db)
+	e := newEngine(t)
 	ctx := context.Background()
 	put := func(m *recall.Memory) *recall.Memory {
 		t.Helper()
-		res, err := mem.PutMemory(ctx, m)
+		res, err := e.Put(ctx, m)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return res.Memory
 	}
-	f := &fixture{t: t, mem: mem}
+	f := &fixture{t: t, eng: e}
 	f.deploy = put(&recall.Memory{Key: "deploy", Title: "How we deploy", Content: "Deploys run from **main** with `make release`.", Tags: []string{"ops"}, Type: "procedure"})
 	content := "Deploys run from **main** with `make release` after CI passes."
-	if _, err := mem.UpdateMemory(ctx, f.deploy.ID, recall.MemoryUpdate{Content: &content}); err != nil {
+	if _, err := e.Update(ctx, f.deploy.ID, recall.MemoryUpdate{Content: &content}); err != nil {
 		t.Fatal(err)
 	}
 	put(&recall.Memory{Key: "editor", Title: "Editor preference", Content: "The user prefers Helix over Vim.", Tags: []string{"prefs"}, Type: "preference"})
 	put(&recall.Memory{Key: "db", Title: "Database choice", Content: "We store everything in SQLite; no server.", Type: "decision", Tier: recall.TierWorking})
-	rep, err := sess.StartSession(ctx, &recall.Session{ID: "s-one", Project: "demo", Agent: "test"})
+	rep, err := e.StartSession(ctx, &recall.Session{ID: "s-one", Project: "demo", Agent: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.session = rep.Session.ID
 	at := sqlitetest.Clock
-	if err := obs.RecordObservations(ctx, []*recall.Observation{
+	if err := e.Observe(ctx, []*recall.Observation{
 		{At: at, Type: recall.ObsUserPrompt, Session: f.session, Content: "please deploy the site"},
 		{At: at.Add(1e9), Type: recall.ObsCommand, Session: f.session, Tool: "Bash", Content: "export API_KEY=[REDACTED:api_key] && make release"},
 		{At: at.Add(2e9), Type: recall.ObsFileEdit, Session: f.session, File: "Makefile", Content: "edited the release target"},
 	}); err != nil {
 		t.Fatal(err)
 	}
-	b := Backend{Memories: mem, Search: mem, Observations: obs, Sessions: sess, Stats: sqlite.NewForgetService(db).StoreStats, Now: func() time.Time { return sqlitetest.Clock }}
+	b := BackendOf(e)
+	b.Now = func() time.Time { return sqlitetest.Clock }
 	h, err := New(b, opt)
 	if err != nil {
 		t.Fatal(err)

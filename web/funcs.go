@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/maintain"
 )
 
 var funcs = template.FuncMap{
@@ -30,16 +31,44 @@ var funcs = template.FuncMap{
 	"sel":     func(a, b string) bool { return a == b },
 	"pct":     func(a, b int) int { return percent(a, b) },
 	"sub":     func(a, b int) int { return a - b },
+	"add":     func(a, b int) int { return a + b },
 	"excerpt": excerpt,
-	"pair": func(id, title string, list []recall.MaintainCandidate) candidateList {
-		return candidateList{id, title, list}
+	"pair": func(id, title string, list []recall.MaintainCandidate, csrf, actions string) candidateList {
+		return candidateList{id, title, list, csrf, strings.Fields(actions)}
 	},
+	"findingActions": findingActions,
 }
 
-// candidateList is one table of the maintenance page.
+// candidateList is one table of the maintenance page, with the actions
+// each row offers (those of the CLI's prompt for that kind of entry).
 type candidateList struct {
 	ID, Title string
 	List      []recall.MaintainCandidate
+	CSRF      string
+	Actions   []string
+}
+
+// entryActions are the actions a finding offers for its entry.
+type entryActions struct {
+	ID      string
+	Actions []string
+}
+
+// findingActions is what `recall maintain` asks about a finding: a stale
+// entry or a changed anchor is verified or archived (updating it is the
+// edit page), an open loop kept, snoozed or archived. Nil for findings
+// the CLI only reports.
+func findingActions(f recall.MaintainFinding) *entryActions {
+	if len(f.IDs) == 0 {
+		return nil
+	}
+	switch f.Kind {
+	case recall.FindingStale, recall.FindingAnchor:
+		return &entryActions{f.IDs[0], []string{maintain.ActVerify, maintain.ActArchive}}
+	case recall.FindingOpenLoop:
+		return &entryActions{f.IDs[0], []string{maintain.ActKeep, maintain.ActSnooze, maintain.ActArchive}}
+	}
+	return nil
 }
 
 // redactionMark is what the redactor leaves in place of a secret.

@@ -46,7 +46,7 @@ func TestHandler_RefusesCrossSite(t *testing.T) {
 		if w.Code != http.StatusForbidden {
 			t.Fatalf("got %d, want 403", w.Code)
 		}
-		if _, err := f.mem.FindMemory(t.Context(), f.deploy.ID, ""); err != nil {
+		if _, err := f.eng.Get(t.Context(), f.deploy.ID, ""); err != nil {
 			t.Fatalf("memory gone after a refused request: %v", err)
 		}
 	})
@@ -72,7 +72,7 @@ func TestHandler_CSRF(t *testing.T) {
 			if w := f.post(path, tc.form, tc.cookies...); w.Code != http.StatusForbidden {
 				t.Fatalf("got %d, want 403", w.Code)
 			}
-			if _, err := f.mem.FindMemory(t.Context(), f.deploy.ID, ""); err != nil {
+			if _, err := f.eng.Get(t.Context(), f.deploy.ID, ""); err != nil {
 				t.Fatalf("memory gone after a refused request: %v", err)
 			}
 		})
@@ -82,7 +82,7 @@ func TestHandler_CSRF(t *testing.T) {
 		if w.Code != http.StatusSeeOther {
 			t.Fatalf("got %d, want 303: %s", w.Code, w.Body)
 		}
-		if _, err := f.mem.FindMemory(t.Context(), f.deploy.ID, ""); err == nil {
+		if _, err := f.eng.Get(t.Context(), f.deploy.ID, ""); err == nil {
 			t.Fatal("memory still there after delete")
 		}
 	})

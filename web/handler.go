@@ -10,6 +10,7 @@ import (
 	"net/http"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
 )
 
 //go:embed templates/*.html
@@ -37,6 +38,18 @@ type Handler struct {
 	opt   Options
 	pages map[string]*template.Template
 	root  http.Handler
+	// The overview's slow panels: the doctor's report, the maintain plan
+	// and the tier statistics, kept for a while (see snapshot). A change
+	// made through the UI drops the plan and the statistics.
+	checks snapshot[[]engine.Check]
+	plan   snapshot[*recall.MaintainPlan]
+	tiers  snapshot[[]recall.TierStat]
+}
+
+// changed drops what a change made through the UI makes stale.
+func (h *Handler) changed() {
+	h.plan.forget()
+	h.tiers.forget()
 }
 
 // New returns the UI handler for b. Returns an error when b has no
@@ -49,7 +62,7 @@ func New(b Backend, opt Options) (*Handler, error) {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
 	h := &Handler{b: b, opt: opt, pages: map[string]*template.Template{}}
-	for _, name := range []string{"overview", "memories", "memory", "edit", "sessions", "session", "maintain", "login", "error"} {
+	for _, name := range []string{"overview", "memories", "memory", "edit", "sessions", "session", "maintain", "rollups", "rollup", "forget", "login", "error"} {
 		t, err := template.New(name).Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/plot.html", "templates/"+name+".html")
 		if err != nil {
 			return nil, err
@@ -60,16 +73,22 @@ func New(b Backend, opt Options) (*Handler, error) {
 	mux := http.NewServeMux()
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
 	mux.HandleFunc("GET /{$}", h.overview)
+	mux.HandleFunc("POST /health", h.recheck)
+	mux.HandleFunc("GET /rollups", h.rollups)
+	mux.HandleFunc("GET /rollups/{id}", h.rollup)
+	mux.HandleFunc("GET /forget", h.forget)
+	mux.HandleFunc("POST /forget/purge", h.purge)
 	mux.HandleFunc("GET /memories", h.memories)
 	mux.HandleFunc("GET /memories/{id}", h.memory)
 	mux.HandleFunc("GET /memories/{id}/edit", h.editForm)
 	mux.HandleFunc("POST /memories/{id}/edit", h.edit)
 	mux.HandleFunc("POST /memories/{id}/delete", h.delete)
-	mux.HandleFunc("POST /memories/{id}/pin", h.pin)
+	mux.HandleFunc("POST /memories/{id}/act", h.act)
 	mux.HandleFunc("POST /memories/{id}/restore", h.restore)
 	mux.HandleFunc("GET /sessions", h.sessions)
 	mux.HandleFunc("GET /sessions/{id}", h.session)
 	mux.HandleFunc("GET /maintain", h.maintain)
+	mux.HandleFunc("POST /maintain/apply", h.maintainApply)
 	// Signed in already (a second tab's login form, say): go where it was going.
 	mux.HandleFunc("/login", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, safeNext(r.FormValue("next")), http.StatusSeeOther)

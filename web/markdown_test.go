@@ -164,7 +164,7 @@ func TestPages_EscapeHostileContent(t *testing.T) {
 	i := 0
 	for name, in := range hostile {
 		i++
-		res, err := f.mem.PutMemory(context.Background(), &recall.Memory{Key: "hostile-" + strings.ToLower(name), Title: in, Content: in + "\n\nhostile sample", Tags: []string{in}, Context: in, Type: "note"})
+		res, err := f.eng.Put(context.Background(), &recall.Memory{Key: "hostile-" + strings.ToLower(name), Title: in, Content: in + "\n\nhostile sample", Tags: []string{in}, Context: in, Type: "note"})
 		if err != nil {
 			t.Fatal(err)
 		}

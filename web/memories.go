@@ -90,7 +90,7 @@ func (h *Handler) memories(w http.ResponseWriter, r *http.Request) {
 		p.Hits, p.Total = hits, len(hits)
 	} else {
 		f.Offset, f.Limit = q.Offset, pageSize
-		list, total, err := h.b.Memories.FindMemories(r.Context(), f)
+		list, total, err := h.b.Memories.List(r.Context(), f)
 		if err != nil {
 			h.fail(w, r, err)
 			return

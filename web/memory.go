@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/maintain"
 )
 
 type memoryPage struct {
@@ -15,6 +16,11 @@ type memoryPage struct {
 	Versions []*recall.MemoryVersion
 	From, To int
 	Diff     []diffLine
+	// Done is the entry action just carried out (from the redirect's
+	// query), and Moved the files its line moved between.
+	Done      string
+	MovedFrom string
+	MovedTo   string
 }
 
 // memory shows one memory, its history and, between two of its versions
@@ -22,7 +28,7 @@ type memoryPage struct {
 func (h *Handler) memory(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	p := memoryPage{}
-	m, err := h.b.Memories.FindMemory(r.Context(), id, "")
+	m, err := h.b.Memories.Get(r.Context(), id, "")
 	if err != nil && recall.ErrorCode(err) != recall.ENOTFOUND {
 		h.fail(w, r, err)
 		return
@@ -31,7 +37,7 @@ func (h *Handler) memory(w http.ResponseWriter, r *http.Request) {
 	if m != nil {
 		key = m.ID
 	}
-	p.Versions, err = h.b.Memories.MemoryVersions(r.Context(), key)
+	p.Versions, err = h.b.Memories.Versions(r.Context(), key)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -48,6 +54,9 @@ func (h *Handler) memory(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	p.M = m
+	if q := r.URL.Query(); knownAction(q.Get("done")) || q.Get("done") == "review" {
+		p.Done, p.MovedFrom, p.MovedTo = q.Get("done"), q.Get("from"), q.Get("file")
+	}
 	if n := len(p.Versions); n >= 2 {
 		p.From, p.To = p.Versions[n-2].Version, p.Versions[n-1].Version
 		if v, err := strconv.Atoi(r.URL.Query().Get("from")); err == nil {
@@ -86,7 +95,7 @@ func memoryTitle(m *recall.Memory) string {
 }
 
 func (h *Handler) editForm(w http.ResponseWriter, r *http.Request) {
-	m, err := h.b.Memories.FindMemory(r.Context(), r.PathValue("id"), "")
+	m, err := h.b.Memories.Get(r.Context(), r.PathValue("id"), "")
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -97,7 +106,7 @@ func (h *Handler) editForm(w http.ResponseWriter, r *http.Request) {
 // edit writes the form's fields as a new version; unchanged fields are
 // left out of the update so the version records only what changed.
 func (h *Handler) edit(w http.ResponseWriter, r *http.Request) {
-	m, err := h.b.Memories.FindMemory(r.Context(), r.PathValue("id"), "")
+	m, err := h.b.Memories.Get(r.Context(), r.PathValue("id"), "")
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -118,11 +127,12 @@ func (h *Handler) edit(w http.ResponseWriter, r *http.Request) {
 		upd.Tags, changed = &tags, true
 	}
 	if changed {
-		if _, err := h.b.Memories.UpdateMemory(r.Context(), m.ID, upd); err != nil {
+		if _, err := h.b.Memories.Update(r.Context(), m.ID, upd); err != nil {
 			h.fail(w, r, err)
 			return
 		}
 	}
+	h.changed()
 	http.Redirect(w, r, "/memories/"+url.PathEscape(m.ID), http.StatusSeeOther)
 }
 
@@ -138,21 +148,53 @@ func splitTags(s string) []string {
 }
 
 func (h *Handler) delete(w http.ResponseWriter, r *http.Request) {
-	if err := h.b.Memories.DeleteMemory(r.Context(), r.PathValue("id")); err != nil {
+	if err := h.b.Memories.Delete(r.Context(), r.PathValue("id")); err != nil {
 		h.fail(w, r, err)
 		return
 	}
+	h.changed()
 	http.Redirect(w, r, "/memories", http.StatusSeeOther)
 }
 
-func (h *Handler) pin(w http.ResponseWriter, r *http.Request) {
-	pinned := r.PostFormValue("pinned") == "true"
-	m, err := h.b.Memories.UpdateMemory(r.Context(), r.PathValue("id"), recall.MemoryUpdate{Pinned: &pinned})
+// act carries out one entry action on a memory, as `recall pin` (unpin,
+// snooze, demote, archive, supersede, review) does: a managed entry's line
+// moves between the project's files and the store changes with it.
+func (h *Handler) act(w http.ResponseWriter, r *http.Request) {
+	if h.b.Entries == nil {
+		h.fail(w, r, recall.Errorf(recall.ENOTIMPL, "This server does not offer entry actions."))
+		return
+	}
+	// The CLI's command is review; its action is verify.
+	act, verb := r.PostFormValue("action"), r.PostFormValue("action")
+	if act == "review" {
+		act = maintain.ActVerify
+	} else if act == maintain.ActVerify {
+		verb = "review"
+	}
+	days := recall.DefaultSnoozeDays
+	if v := r.PostFormValue("days"); act == maintain.ActSnooze && v != "" {
+		var err error
+		if days, err = strconv.Atoi(v); err != nil || days <= 0 {
+			h.fail(w, r, recall.Errorf(recall.EINVALID, "Snooze for a positive number of days."))
+			return
+		}
+	}
+	if !knownAction(act) || act == maintain.ActKeep {
+		h.fail(w, r, recall.Errorf(recall.EINVALID, "Unknown action %q: use pin, unpin, snooze, demote, archive, supersede or review.", verb))
+		return
+	}
+	done, err := h.b.Entries.EntryAction(r.Context(), "", r.PathValue("id"), act, verb, days, h.b.now())
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	http.Redirect(w, r, "/memories/"+url.PathEscape(m.ID), http.StatusSeeOther)
+	q := url.Values{"done": {verb}}
+	if done.From != "" {
+		q.Set("from", done.From)
+		q.Set("file", done.File)
+	}
+	h.changed()
+	http.Redirect(w, r, "/memories/"+url.PathEscape(done.ID)+"?"+q.Encode(), http.StatusSeeOther)
 }
 
 func (h *Handler) restore(w http.ResponseWriter, r *http.Request) {
@@ -161,10 +203,11 @@ func (h *Handler) restore(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, recall.Errorf(recall.EINVALID, "Pick a version number to restore."))
 		return
 	}
-	m, err := h.b.Memories.RestoreMemory(r.Context(), r.PathValue("id"), n)
+	m, err := h.b.Memories.Restore(r.Context(), r.PathValue("id"), n)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
+	h.changed()
 	http.Redirect(w, r, "/memories/"+url.PathEscape(m.ID), http.StatusSeeOther)
 }

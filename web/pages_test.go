@@ -7,8 +7,11 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
+	"github.com/recall-mem/recall/maintain"
 )
 
 // contains fails the test unless body holds every want.
@@ -92,7 +95,7 @@ func TestPages_Memory(t *testing.T) {
 		if w.Code != http.StatusSeeOther {
 			t.Fatalf("got %d: %s", w.Code, w.Body)
 		}
-		m, err := f.mem.FindMemory(t.Context(), f.deploy.ID, "")
+		m, err := f.eng.Get(t.Context(), f.deploy.ID, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,9 +106,9 @@ func TestPages_Memory(t *testing.T) {
 		contains(t, "diff 1→3", body, "Changes from version 1 to 3", `<span class="add">&#43;tags: ops, release</span>`, `<span class="add">&#43;Ask first.</span>`)
 	})
 	t.Run("Pin", func(t *testing.T) {
-		f.post(path+"/pin", url.Values{csrfField: {c.Value}, "pinned": {"true"}}, c)
+		f.post(path+"/act", url.Values{csrfField: {c.Value}, "action": {"pin"}}, c)
 		contains(t, "pinned", f.get(path).Body.String(), `<dd id="pinned">yes</dd>`, ">Unpin<")
-		f.post(path+"/pin", url.Values{csrfField: {c.Value}, "pinned": {"false"}}, c)
+		f.post(path+"/act", url.Values{csrfField: {c.Value}, "action": {"unpin"}}, c)
 		contains(t, "unpinned", f.get(path).Body.String(), `<dd id="pinned">no</dd>`)
 	})
 	t.Run("DeleteAndRestore", func(t *testing.T) {
@@ -116,7 +119,7 @@ func TestPages_Memory(t *testing.T) {
 		if w := f.post(path+"/restore", url.Values{csrfField: {c.Value}, "version": {"1"}}, c); w.Code != http.StatusSeeOther {
 			t.Fatalf("restore: %d %s", w.Code, w.Body)
 		}
-		m, err := f.mem.FindMemory(t.Context(), f.deploy.ID, "")
+		m, err := f.eng.Get(t.Context(), f.deploy.ID, "")
 		if err != nil || m.Content != "Deploys run from **main** with `make release`." {
 			t.Fatalf("after restore: %v %+v", err, m)
 		}
@@ -141,14 +144,27 @@ type cannedPlan struct {
 	err  error
 }
 
-func (c cannedPlan) Plan(context.Context) (*recall.MaintainPlan, error) { return c.plan, c.err }
+func (c cannedPlan) PlanMaintenance(context.Context, string, time.Time) (*recall.MaintainPlan, error) {
+	return c.plan, c.err
+}
+
+func (c cannedPlan) ApplyMaintenance(context.Context, string, time.Time, []maintain.Choice, bool, int) (*engine.MaintainResult, error) {
+	return nil, recall.Errorf(recall.ENOTIMPL, "A canned plan applies nothing.")
+}
 
 func TestPages_OverviewWorkingSet(t *testing.T) {
 	f := newFixture(t, Options{Loopback: true})
-	f.h.b.Maintainer = cannedPlan{plan: &recall.MaintainPlan{WorkingWords: 1800, Target: 1500, Unit: "words", NeedToFree: 300}}
+	f.h.b.Maintenance = cannedPlan{plan: &recall.MaintainPlan{WorkingWords: 1800, Target: 1500, Unit: "words", NeedToFree: 300}}
 	contains(t, "over budget", f.get("/").Body.String(), "1800 of 1500 words: 300 over the budget.",
 		`<meter id="working-meter" min="0" max="1500" high="1500" value="1800"`)
-	f.h.b.Maintainer = cannedPlan{err: recall.Errorf(recall.ENOTFOUND, "No working file in this project.")}
+	// The overview keeps the plan for a minute; a change made through the
+	// UI drops it.
+	f.h.b.Maintenance = cannedPlan{err: recall.Errorf(recall.ENOTFOUND, "No working file in this project.")}
+	contains(t, "kept plan", f.get("/").Body.String(), "1800 of 1500 words")
+	c := f.csrf()
+	if w := f.post("/memories/"+f.deploy.ID+"/edit", url.Values{csrfField: {c.Value}, "title": {"Deploys"}, "content": {f.deploy.Content}, "type": {f.deploy.Type}, "tags": {"ops"}}, c); w.Code != http.StatusSeeOther {
+		t.Fatalf("edit: %d", w.Code)
+	}
 	contains(t, "no project", f.get("/").Body.String(), "The working set could not be measured: No working file in this project.")
 }
 
@@ -178,13 +194,14 @@ func TestNewBarChart(t *testing.T) {
 
 func TestPages_Maintain(t *testing.T) {
 	f := newFixture(t, Options{Loopback: true})
+	f.h.b.Maintenance = nil
 	if w := f.get("/maintain"); w.Code != http.StatusNotImplemented {
 		t.Fatalf("without a maintainer: got %d, want 501", w.Code)
 	}
 	if strings.Contains(f.get("/").Body.String(), `href="/maintain"`) {
 		t.Error("navigation links to a page this server lacks")
 	}
-	f.h.b.Maintainer = cannedPlan{plan: &recall.MaintainPlan{WorkingWords: 1700, Target: 1500, Unit: "words", NeedToFree: 200,
+	f.h.b.Maintenance = cannedPlan{plan: &recall.MaintainPlan{WorkingWords: 1700, Target: 1500, Unit: "words", NeedToFree: 200,
 		PressureCandidates:   []recall.MaintainCandidate{{ID: "tr1", File: "CLAUDE.local.md", Line: 4, Text: "Use <tabs> in Makefiles", Words: 4, DaysSinceReview: 40, Score: 0.7, Action: "demote"}},
 		SupersededCandidates: nil,
 		Findings:             []recall.MaintainFinding{{Kind: recall.FindingContradiction, IDs: []string{"tr2", "tr3"}, Message: "Two answers for the editor.", Actions: []string{"supersede"}}},

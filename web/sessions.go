@@ -14,7 +14,7 @@ func (h *Handler) sessions(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, recall.Errorf(recall.ENOTIMPL, "This server does not offer sessions."))
 		return
 	}
-	list, err := h.b.Sessions.FindSessions(r.Context(), sessionsShown)
+	list, err := h.b.Sessions.ListSessions(r.Context(), sessionsShown)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -42,7 +42,7 @@ const timelineLimit = 500
 
 // session shows one session's observations in order, optionally of one type.
 func (h *Handler) session(w http.ResponseWriter, r *http.Request) {
-	if h.b.Observations == nil {
+	if h.b.Timeline == nil {
 		h.fail(w, r, recall.Errorf(recall.ENOTIMPL, "This server does not offer observations."))
 		return
 	}
@@ -52,7 +52,7 @@ func (h *Handler) session(w http.ResponseWriter, r *http.Request) {
 		f.Type = &p.Type
 	}
 	var err error
-	if p.Obs, p.Total, err = h.b.Observations.FindObservations(r.Context(), f); err != nil {
+	if p.Obs, p.Total, err = h.b.Timeline.Timeline(r.Context(), f); err != nil {
 		h.fail(w, r, err)
 		return
 	}

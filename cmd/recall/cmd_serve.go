@@ -115,8 +115,7 @@ an HttpOnly cookie instead.`,
 			log := a.logger()
 			defer a.eng.StartBackground(c.Context())()
 			svc := a.eng.Services()
-			ui, err := web.New(web.Backend{Memories: svc.Memories, Search: svc.Search, Observations: svc.Observations,
-				Sessions: svc.Sessions, Maintainer: svc.Maintainer, Stats: a.eng.Stats}, web.Options{Token: token, Loopback: loopback, Logger: log})
+			ui, err := web.New(web.BackendOf(a.eng), web.Options{Token: token, Loopback: loopback, Logger: log})
 			if err != nil {
 				return err
 			}

@@ -1,0 +1,28 @@
+package sqlite_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/recall-mem/recall"
+)
+
+// TestFindMemories_TierPlan: a tier's page is read through the index on
+// (tier, status, updated_at) in order, so SQLite stops after the page
+// instead of sorting every memory of the tier.
+func TestFindMemories_TierPlan(t *testing.T) {
+	db := MustOpenDB(t)
+	tier := recall.TierArchive
+	plan, err := db.MemoriesPlan(context.Background(), recall.MemoryFilter{Tier: &tier, Limit: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(plan, "\n")
+	if !strings.Contains(all, "USING INDEX memories_tier_updated") {
+		t.Errorf("the tier's page does not use the (tier, status, updated_at) index:\n%s", all)
+	}
+	if strings.Contains(all, "TEMP B-TREE") {
+		t.Errorf("the tier's page is sorted in a temporary B-tree:\n%s", all)
+	}
+}
