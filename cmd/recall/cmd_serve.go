@@ -114,7 +114,6 @@ an HttpOnly cookie instead.`,
 			}
 			log := a.logger()
 			defer a.eng.StartBackground(c.Context())()
-			svc := a.eng.Services()
 			ui, err := web.New(web.BackendOf(a.eng), web.Options{Token: token, Loopback: loopback, Logger: log})
 			if err != nil {
 				return err
