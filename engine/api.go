@@ -169,20 +169,6 @@ func (e *Engine) RestoreBackup(ctx context.Context, path string, force bool) (re
 // Check runs the store's full integrity check.
 func (e *Engine) Check(ctx context.Context) error { return e.Store.Upkeep().Check(ctx) }
 
-// Services is what the MCP and HTTP servers expose, one field per
-// capability.
-func (e *Engine) Services() recall.Services {
-	root, _ := e.ProjectRoot("")
-	return recall.Services{
-		Memories:     e.mem,
-		Search:       e.search,
-		Observations: e.obs,
-		Maintainer:   e.Maintainer(root, nil, 0, ""),
-		Context:      e.ContextBuilder(),
-		Sessions:     e.Sessions(),
-	}
-}
-
 // StartBackground starts the loops a long-running server owns (today the
 // embedding queue of the built-in encoder or a remote provider; an inline
 // embedder has no queue and its loop returns at once) and returns the

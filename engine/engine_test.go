@@ -157,13 +157,6 @@ func TestEngine_BackupRestore(t *testing.T) {
 	}
 }
 
-func TestEngine_ServicesComplete(t *testing.T) {
-	e := openEngine(t)
-	if missing := e.Services().Missing(); len(missing) != 0 {
-		t.Fatalf("services missing %v", missing)
-	}
-}
-
 func TestEngine_PurgeStatsTiers(t *testing.T) {
 	ctx := context.Background()
 	e := openEngine(t)
