@@ -28,6 +28,7 @@ func TestStore(t *testing.T, open func(t *testing.T) recall.Store) {
 	t.Run("SessionStore", func(t *testing.T) { TestSessions(t, open) })
 	t.Run("TierStore", func(t *testing.T) { TestTiers(t, open) })
 	t.Run("ForgetStore", func(t *testing.T) { TestForgetting(t, open) })
+	t.Run("RollupStore", func(t *testing.T) { TestRollups(t, open) })
 	t.Run("PinObservation", func(t *testing.T) { testPinObservation(t, open(t)) })
 	t.Run("Sessions", func(t *testing.T) { testSessionStore(t, open(t)) })
 	t.Run("Tiers", func(t *testing.T) { testTierStore(t, open(t)) })
