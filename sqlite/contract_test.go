@@ -58,3 +58,9 @@ func TestVectorStore_Contract(t *testing.T) {
 		})
 	})
 }
+
+// TestVectors_Contract runs the full vector contract against SQLite,
+// inline and through the queue.
+func TestVectors_Contract(t *testing.T) {
+	recalltest.TestVectors(t, openStore)
+}
