@@ -6,6 +6,7 @@ import (
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/httpapi"
 	"github.com/recall-mem/recall/recalltest"
+	"github.com/recall-mem/recall/sqlite"
 )
 
 // TestClient_MemoryServiceContract runs the same contract as the SQLite
@@ -22,6 +23,34 @@ func TestClient_MemoryServiceContract(t *testing.T) {
 func TestClient_ObservationServiceContract(t *testing.T) {
 	recalltest.TestObservationService(t, func(t *testing.T) recall.ObservationService {
 		_, c := newServer(t, &httpapi.Server{Engine: openEngine(t), Loopback: true})
+		return c
+	})
+}
+
+// TestClient_SessionServiceContract runs the session contract through the
+// REST API over SQLite's session rows.
+func TestClient_SessionServiceContract(t *testing.T) {
+	recalltest.TestSessionService(t, func(t *testing.T, o recall.SessionOptions) recall.SessionService {
+		db := openDB(t)
+		svc := sqliteServices(db)
+		sess := sqlite.NewSessionService(db)
+		sess.HotSessions, sess.StaleAfter = o.HotSessions, o.StaleAfter
+		svc.Sessions = sess
+		_, c := newServer(t, &httpapi.Server{Services: svc, Loopback: true})
+		return c
+	}, map[string]string{
+		// Client.EndSession puts the id in the path (POST
+		// /v1/sessions/{id}/end), so an empty id reaches no route and
+		// fails with not_found instead of recording an implicit session.
+		"EndWithoutID": "the HTTP client cannot end a session without an id",
+	})
+}
+
+// TestClient_TextSearchContract runs the full-text contract through the
+// REST API, whose searcher is SQLite's text candidates here.
+func TestClient_TextSearchContract(t *testing.T) {
+	recalltest.TestTextSearch(t, func(t *testing.T) recalltest.TextSearch {
+		_, c := newServer(t, &httpapi.Server{Services: sqliteServices(openDB(t)), Loopback: true})
 		return c
 	})
 }
