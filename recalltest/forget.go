@@ -260,6 +260,91 @@ func testPurge(t *testing.T, open func(t *testing.T) recall.Store) {
 			t.Fatalf("SearchRollups after the purge = %d hits, %v", len(hits), err)
 		}
 	})
+	t.Run("RollupSourceReRolled", func(t *testing.T) {
+		st := open(t)
+		obs := record(t, st,
+			&recall.Observation{At: day0.Add(9 * time.Hour), Type: "fact", Key: "vault", Content: "vault code is zebra42"},
+			&recall.Observation{At: day0.Add(10 * time.Hour), Type: "fact", Key: "vault", Content: "vault code is lion7"})
+		r := st.Rollups(policy(t))
+		if _, err := r.RunRollups(ctx, recall.RollupRun{Now: day0.AddDate(0, 0, 2)}); err != nil {
+			t.Fatal(err)
+		}
+		rep, err := st.Forgetting().Purge(ctx, recall.PurgeCriteria{ObservationID: obs[0].ID})
+		if err != nil || rep.Observations != 1 || rep.Rollups == 0 {
+			t.Fatalf("Purge of a rolled-up observation = %+v, %v: want its rollups gone", rep, err)
+		}
+		// The other source goes back to be rolled up again, without the
+		// purged one.
+		if n := countObs(t, st, recall.ObservationFilter{Status: ptr("active")}); n != 1 {
+			t.Fatalf("%d active observations after the purge, want the other source back", n)
+		}
+		if _, err := r.RunRollups(ctx, recall.RollupRun{Now: day0.AddDate(0, 0, 2)}); err != nil {
+			t.Fatal(err)
+		}
+		all, err := r.FindRollups(ctx, recall.RollupFilter{Status: ptr("*"), Key: ptr("vault")})
+		if err != nil || len(all) == 0 {
+			t.Fatalf("rollups after rolling again = %d, %v", len(all), err)
+		}
+		for _, x := range all {
+			if strings.Contains(x.Summary+x.Value, "zebra42") || x.Entries != 1 {
+				t.Fatalf("rollup %s %q (%d entries): want only the other source", x.BucketType, x.Summary, x.Entries)
+			}
+		}
+	})
+	t.Run("MemoryRollup", func(t *testing.T) {
+		st := open(t)
+		for d := 0; d < 2; d++ {
+			mustPut(t, st.Memories(), &recall.Memory{Type: "fact", Content: "the vault code is zebra42", OccurredAt: day0.AddDate(0, 0, d).Add(9 * time.Hour)})
+		}
+		r := st.Rollups(policy(t))
+		if rep, err := r.RunRollups(ctx, recall.RollupRun{Now: day0.AddDate(0, 0, 3)}); err != nil || rep.Compacted != 2 {
+			t.Fatalf("RunRollups of typed memories = %+v, %v", rep, err)
+		}
+		rep, err := st.Forgetting().Purge(ctx, recall.PurgeCriteria{Search: "zebra42", Memories: true})
+		if err != nil || rep.Memories != 2 || rep.Rollups == 0 {
+			t.Fatalf("Purge = %+v, %v: want both memories and their rollups", rep, err)
+		}
+		all, _ := r.FindRollups(ctx, recall.RollupFilter{Status: ptr("*")})
+		for _, x := range all {
+			if strings.Contains(x.Summary+x.Value, "zebra42") {
+				t.Fatalf("rollup %s still holds the purged text", x.ID)
+			}
+		}
+	})
+	t.Run("TypeOlderThan", func(t *testing.T) {
+		st := open(t)
+		now := day0.AddDate(0, 0, 100)
+		record(t, st,
+			&recall.Observation{At: now.AddDate(0, 0, -95), Type: recall.ObsFileRead, Content: "old read"},
+			&recall.Observation{At: now.AddDate(0, 0, -5), Type: recall.ObsFileRead, Content: "new read"},
+			&recall.Observation{At: now.AddDate(0, 0, -95), Type: recall.ObsCommand, Content: "old command"})
+		days := 90
+		cut := now.AddDate(0, 0, -days)
+		_, err := st.Forgetting().Purge(ctx, recall.PurgeCriteria{Type: recall.ObsFileRead, OlderThanDays: &days})
+		wantCode(t, err, recall.EINVALID) // not resolved into a cutoff
+		rep, err := st.Forgetting().Purge(ctx, recall.PurgeCriteria{Type: recall.ObsFileRead, OlderThanDays: &days, Cutoff: &cut})
+		if err != nil || rep.Observations != 1 {
+			t.Fatalf("Purge --type --older-than = %+v, %v: want the old read only", rep, err)
+		}
+		stats, err := st.Forgetting().StoreStats(ctx, now)
+		if err != nil || stats.Observations != 2 || stats.ObservationsByType[recall.ObsFileRead] != 1 || stats.ObservationsByType[recall.ObsCommand] != 1 {
+			t.Fatalf("StoreStats after the purge = %+v, %v", stats, err)
+		}
+	})
+	t.Run("MemoryProject", func(t *testing.T) {
+		st := open(t)
+		a := mustPut(t, st.Memories(), &recall.Memory{Content: "alpha note", Project: "a"})
+		mustPut(t, st.Memories(), &recall.Memory{Content: "beta note", Project: "b"})
+		rep, err := st.Forgetting().Purge(ctx, recall.PurgeCriteria{Project: "a", Memories: true})
+		if err != nil || rep.Memories != 1 {
+			t.Fatalf("Purge --project --memories = %+v, %v", rep, err)
+		}
+		gone(t, st, a.ID, "alpha")
+		stats, err := st.Forgetting().StoreStats(ctx, time.Now())
+		if err != nil || stats.Memories != 1 || stats.Versions != 1 {
+			t.Fatalf("StoreStats after the purge = %+v, %v: want one memory with one version", stats, err)
+		}
+	})
 	t.Run("Audit", func(t *testing.T) {
 		st := open(t)
 		record(t, st, &recall.Observation{At: day0, Type: recall.ObsCommand, Content: "x"})

@@ -153,6 +153,47 @@ func TestVectors(t *testing.T, open func(t *testing.T, o recall.StoreOptions) re
 			t.Fatalf("SearchVectors after a drain = %+v", hits)
 		}
 	})
+	t.Run("QueueForgets", func(t *testing.T) {
+		st, _ := with(t, false)
+		v := st.Vectors()
+		del := mustPut(t, st.Memories(), &recall.Memory{Content: "deleted before its turn"})
+		pur := mustPut(t, st.Memories(), &recall.Memory{Content: "purged before its turn zebra42"})
+		keep := mustPut(t, st.Memories(), &recall.Memory{Content: "kept and embedded"})
+		if err := st.Memories().DeleteMemory(ctx, del.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Forgetting().Purge(ctx, recall.PurgeCriteria{MemoryID: pur.ID, Memories: true}); err != nil {
+			t.Fatal(err)
+		}
+		if s := stats(t, v); s.Queued != 1 || s.Memories != 1 {
+			t.Fatalf("VectorStats after a delete and a purge of queued memories = %+v: want only the live one queued", s)
+		}
+		if err := v.DrainQueue(ctx, 0); err != nil {
+			t.Fatal(err)
+		}
+		if got := memoryIDs(search(t, v, "deleted purged kept before its turn zebra42 embedded", 5)); len(got) != 1 || got[0] != keep.ID {
+			t.Fatalf("hits after the drain %v, want only the live memory", got)
+		}
+	})
+	t.Run("BackupRestore", func(t *testing.T) {
+		st, _ := with(t, true)
+		other, _ := with(t, true)
+		a := mustPut(t, st.Memories(), &recall.Memory{Content: "restored with its vectors"})
+		path := t.TempDir() + "/backup"
+		c, err := st.Upkeep().Backup(ctx, path)
+		if err != nil || c.Vectors == 0 {
+			t.Fatalf("Backup = %+v, %v: want the vectors counted", c, err)
+		}
+		// The other store has searched before: whatever it keeps of its
+		// vectors must follow the restore.
+		search(t, other.Vectors(), "anything", 1)
+		if _, err := other.Upkeep().Restore(ctx, path, false); err != nil {
+			t.Fatal(err)
+		}
+		if hits := search(t, other.Vectors(), "restored with its vectors", 1); len(hits) != 1 || hits[0].MemoryID != a.ID {
+			t.Fatalf("SearchVectors after a restore = %+v", hits)
+		}
+	})
 	t.Run("QueueFailure", func(t *testing.T) {
 		st, e := with(t, false)
 		v := st.Vectors()

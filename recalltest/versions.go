@@ -59,6 +59,10 @@ func TestVersions(t *testing.T, open func(t *testing.T) recall.Store) {
 		if vs[3].Memory.Content != "The editor is vim." {
 			t.Fatalf("restored snapshot %q, want version 1's content", vs[3].Memory.Content)
 		}
+		asOf, err := mem.MemoriesAsOf(ctx, vs[3].ChangedAt)
+		if err != nil || len(asOf) != 1 || asOf[0].Content != "The editor is vim." || asOf[0].Version != 4 {
+			t.Fatalf("as of the restore = %v, %v: want the restored memory at version 4", asOf, err)
+		}
 	})
 	t.Run("ReadVersion", func(t *testing.T) {
 		mem := open(t).Memories()
