@@ -103,6 +103,25 @@ func TestTextSearch(t *testing.T, open func(t *testing.T) TextSearch) {
 			t.Fatalf("after a delete found %v: want only the active memories", got)
 		}
 	})
+	t.Run("Status", func(t *testing.T) {
+		mem := open(t)
+		m := mustPut(t, mem, &recall.Memory{Content: "archived knowledge"})
+		if _, err := mem.UpdateMemory(ctx, m.ID, recall.MemoryUpdate{Status: ptr(recall.StatusArchived)}); err != nil {
+			t.Fatal(err)
+		}
+		if got := search(t, mem, recall.SearchQuery{Text: "archived", Limit: 5}); len(got) != 0 {
+			t.Fatalf("an archived memory is a default candidate: %d", len(got))
+		}
+		if got := hitIDs(search(t, mem, recall.SearchQuery{Text: "archived", Limit: 5, Filter: recall.MemoryFilter{Status: ptr("*")}})); !slices.Equal(got, []string{m.ID}) {
+			t.Fatalf("any status found %v", got)
+		}
+	})
+	t.Run("ErrBadFilter", func(t *testing.T) {
+		mem := open(t)
+		mustPut(t, mem, &recall.Memory{Content: "something"})
+		_, err := mem.Search(ctx, recall.SearchQuery{Text: "something", Limit: 5, Filter: recall.MemoryFilter{Fields: map[string][]string{"no_such_field": {"x"}}}})
+		wantCode(t, err, recall.EINVALID)
+	})
 	t.Run("Operators", func(t *testing.T) {
 		mem := open(t)
 		m := mustPut(t, mem, &recall.Memory{Content: "a nil map panics on write"})
@@ -150,6 +169,8 @@ func testNeighbors(t *testing.T, open func(t *testing.T) recall.Store) {
 			t.Fatal("a memory two days away is a neighbour within an hour's window")
 		}
 	}
+	_, err = mem.MemoryNeighbors(ctx, []string{ms[2].ID}, 1, time.Hour, recall.MemoryFilter{Fields: map[string][]string{"no_such_field": {"x"}}})
+	wantCode(t, err, recall.EINVALID)
 	wide, err := mem.MemoryNeighbors(ctx, []string{ms[2].ID}, 2, time.Hour, recall.MemoryFilter{})
 	if err != nil || len(wide[ms[2].ID]) != 4 {
 		t.Fatalf("radius 2 = %d neighbours, %v: want 4", len(wide[ms[2].ID]), err)
