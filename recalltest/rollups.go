@@ -292,6 +292,44 @@ func TestRollups(t *testing.T, open func(t *testing.T) recall.Store) {
 			t.Fatalf("%d daily rollups left, want 14", len(got))
 		}
 	})
+	t.Run("PruneDryRun", func(t *testing.T) {
+		r := stream(t, open(t))
+		if _, err := r.RunRollups(ctx, recall.RollupRun{Now: weekEnd}); err != nil {
+			t.Fatal(err)
+		}
+		before := len(all(t, r))
+		rep, err := r.RunRollups(ctx, recall.RollupRun{Now: weekEnd.AddDate(0, 0, 30), DryRun: true, Keep: map[string]time.Duration{recall.Bucket4h: 24 * time.Hour}})
+		if err != nil || rep.Pruned != 14 {
+			t.Fatalf("dry run with Keep = %+v, %v: want 14 counted", rep, err)
+		}
+		if n := len(all(t, r)); n != before {
+			t.Fatalf("a dry run pruned: %d rollups, %d before", n, before)
+		}
+	})
+	t.Run("LateEntry", func(t *testing.T) {
+		st := open(t)
+		r := stream(t, st)
+		if _, err := r.RunRollups(ctx, recall.RollupRun{Now: weekEnd}); err != nil {
+			t.Fatal(err)
+		}
+		before := len(all(t, r))
+		record(t, st, &recall.Observation{At: day0.AddDate(0, 0, 1).Add(13*time.Hour + 30*time.Minute), Type: "fact", Key: "city", Content: "lives in Berlin"})
+		rep, err := r.RunRollups(ctx, recall.RollupRun{Now: weekEnd})
+		if err != nil || rep.Compacted != 1 {
+			t.Fatalf("RunRollups with a late entry = %+v, %v", rep, err)
+		}
+		if n := len(all(t, r)); n != before {
+			t.Fatalf("%d rollups after a late entry, %d before: want it merged into its buckets", n, before)
+		}
+		weekly, err := r.FindRollups(ctx, recall.RollupFilter{BucketTypes: []string{recall.BucketWeekly}, Key: ptr("city")})
+		if err != nil || len(weekly) != 1 || weekly[0].Entries != 8 {
+			t.Fatalf("weekly city rollup after a late entry = %v, %v: want 8 entries", weekly, err)
+		}
+		daily, err := r.FindRollups(ctx, recall.RollupFilter{BucketTypes: []string{recall.BucketDaily}, Key: ptr("city"), Since: ptr(day0.AddDate(0, 0, 1)), Until: ptr(day0.AddDate(0, 0, 2))})
+		if err != nil || len(daily) != 1 || daily[0].Entries != 2 {
+			t.Fatalf("daily city rollup of day 1 = %v, %v: want 2 entries", daily, err)
+		}
+	})
 	t.Run("TierStats", func(t *testing.T) {
 		st := open(t)
 		r := stream(t, st)
