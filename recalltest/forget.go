@@ -210,6 +210,10 @@ func testPurge(t *testing.T, open func(t *testing.T) recall.Store) {
 			t.Fatal(err)
 		}
 		record(t, st, &recall.Observation{At: day0, Type: recall.ObsCommand, Session: "s1", Content: "echo hunter2"})
+		plan, err := st.Forgetting().PlanPurge(ctx, recall.PurgeCriteria{Search: "hunter2"}, 5)
+		if err != nil || plan.SessionTexts != 1 || plan.Observations != 1 {
+			t.Fatalf("PlanPurge = %+v, %v: want the observation and the session's text counted", plan, err)
+		}
 		rep, err := st.Forgetting().Purge(ctx, recall.PurgeCriteria{Search: "hunter2"})
 		if err != nil || rep.Observations != 1 || rep.SessionTexts != 1 {
 			t.Fatalf("Purge = %+v, %v: want the observation and the session's text", rep, err)
@@ -238,7 +242,14 @@ func testPurge(t *testing.T, open func(t *testing.T) recall.Store) {
 		if hits, err := r.FindRollups(ctx, recall.RollupFilter{Search: "zebra42", Status: ptr("*")}); err != nil || len(hits) == 0 {
 			t.Fatalf("rollups holding the text before the purge: %d, %v", len(hits), err)
 		}
+		plan, err := st.Forgetting().PlanPurge(ctx, recall.PurgeCriteria{Search: "zebra42"}, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
 		rep, err := st.Forgetting().Purge(ctx, recall.PurgeCriteria{Search: "zebra42"})
+		if err == nil && (plan.Rollups != rep.Rollups || plan.Observations != rep.Observations) {
+			t.Fatalf("PlanPurge counted %d observations and %d rollups, Purge removed %d and %d", plan.Observations, plan.Rollups, rep.Observations, rep.Rollups)
+		}
 		if err != nil || rep.Observations != 3 || rep.Rollups == 0 {
 			t.Fatalf("Purge = %+v, %v: want three observations and their rollups", rep, err)
 		}
@@ -300,7 +311,14 @@ func testPurge(t *testing.T, open func(t *testing.T) recall.Store) {
 		if rep, err := r.RunRollups(ctx, recall.RollupRun{Now: day0.AddDate(0, 0, 3)}); err != nil || rep.Compacted != 2 {
 			t.Fatalf("RunRollups of typed memories = %+v, %v", rep, err)
 		}
+		plan, err := st.Forgetting().PlanPurge(ctx, recall.PurgeCriteria{Search: "zebra42", Memories: true}, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
 		rep, err := st.Forgetting().Purge(ctx, recall.PurgeCriteria{Search: "zebra42", Memories: true})
+		if err == nil && (plan.Rollups != rep.Rollups || plan.Memories != rep.Memories || plan.Versions != rep.Versions) {
+			t.Fatalf("PlanPurge = %+v, Purge = %+v: want the same counts", plan, rep)
+		}
 		if err != nil || rep.Memories != 2 || rep.Rollups == 0 {
 			t.Fatalf("Purge = %+v, %v: want both memories and their rollups", rep, err)
 		}

@@ -94,7 +94,15 @@ func testSweep(t *testing.T, open func(t *testing.T) recall.Store) {
 		record(t, st,
 			&recall.Observation{At: now.AddDate(0, 0, -20), Type: recall.ObsCommand, Session: "old", Content: "old"},
 			&recall.Observation{At: now.AddDate(0, 0, -2), Type: recall.ObsCommand, Session: "new", Content: "new"})
-		rep, err := st.Forgetting().Sweep(ctx, recall.RetentionPolicy{Enabled: true, Days: map[string]int{recall.ObsCommand: 7}}, now, false)
+		pol := recall.RetentionPolicy{Enabled: true, Days: map[string]int{recall.ObsCommand: 7}}
+		dry, err := st.Forgetting().Sweep(ctx, pol, now, true)
+		if err != nil || dry.Deleted != 1 || dry.Sessions != 1 {
+			t.Fatalf("dry-run Sweep = %+v, %v: want the emptied session counted", dry, err)
+		}
+		if all, _ := s.FindSessions(ctx, 0); len(all) != 2 {
+			t.Fatalf("a dry run left %d sessions, want 2", len(all))
+		}
+		rep, err := st.Forgetting().Sweep(ctx, pol, now, false)
 		if err != nil || rep.Deleted != 1 || rep.Sessions != 1 {
 			t.Fatalf("Sweep = %+v, %v: want one observation and its emptied session", rep, err)
 		}
@@ -123,6 +131,13 @@ func testSweep(t *testing.T, open func(t *testing.T) recall.Store) {
 		typed := recall.RetentionPolicy{Enabled: true, Days: map[string]int{"fact": 1}}
 		if rep, err := st.Forgetting().Sweep(ctx, typed, now, false); err != nil || rep.Deleted != 0 {
 			t.Fatalf("Sweep by type of rolled-up observations = %+v, %v: want none", rep, err)
+		}
+		dry, err := st.Forgetting().Sweep(ctx, recall.RetentionPolicy{CompactedDays: 7}, now, true)
+		if err != nil || dry.Compacted != 2 || dry.Deleted != 2 {
+			t.Fatalf("dry-run Sweep of compacted observations = %+v, %v", dry, err)
+		}
+		if n := countObs(t, st, recall.ObservationFilter{}); n != 2 {
+			t.Fatalf("a dry run left %d observations, want 2", n)
 		}
 		rep, err := st.Forgetting().Sweep(ctx, recall.RetentionPolicy{CompactedDays: 7}, now, false)
 		if err != nil || rep.Compacted != 2 || rep.Deleted != 2 {
