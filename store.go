@@ -167,8 +167,8 @@ type VectorStore interface {
 	// EmbedderModel names the embedder the store embeds with.
 	EmbedderModel() string
 	// VectorStats reports the embedding coverage and the queue. Memories
-	// counts the active memories; a deleted or purged memory leaves no
-	// vectors behind.
+	// counts the stored memories of every status; a deleted or purged
+	// memory leaves no vectors and nothing queued behind.
 	VectorStats(ctx context.Context) (*VectorStats, error)
 	// DrainQueue embeds queued memories for at most budget (0: until the
 	// queue is empty or ctx ends). When the embedder fails it returns its

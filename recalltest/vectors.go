@@ -153,6 +153,28 @@ func TestVectors(t *testing.T, open func(t *testing.T, o recall.StoreOptions) re
 			t.Fatalf("SearchVectors after a drain = %+v", hits)
 		}
 	})
+	t.Run("QueueStaleVersion", func(t *testing.T) {
+		st, _ := with(t, false)
+		v := st.Vectors()
+		m := mustPut(t, st.Memories(), &recall.Memory{Content: "alpha beta gamma"})
+		mustPut(t, st.Memories(), &recall.Memory{Content: "unrelated words entirely"})
+		if err := v.DrainQueue(ctx, 0); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Memories().UpdateMemory(ctx, m.ID, recall.MemoryUpdate{Content: ptr("delta epsilon zeta")}); err != nil {
+			t.Fatal(err)
+		}
+		if s := stats(t, v); s.Queued != 1 || s.Embedded != 1 {
+			t.Fatalf("VectorStats after an update = %+v: want the update queued and its old vectors not counted", s)
+		}
+		if err := v.DrainQueue(ctx, 0); err != nil {
+			t.Fatal(err)
+		}
+		hits := search(t, v, "delta epsilon zeta", 1)
+		if s := stats(t, v); s.Queued != 0 || s.Embedded != 2 || len(hits) != 1 || hits[0].MemoryID != m.ID || hits[0].Score < 0.999 {
+			t.Fatalf("after the drain: %+v, hits %+v: want the new content embedded", s, hits)
+		}
+	})
 	t.Run("QueueForgets", func(t *testing.T) {
 		st, _ := with(t, false)
 		v := st.Vectors()
