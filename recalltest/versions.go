@@ -36,7 +36,7 @@ func TestVersions(t *testing.T, open func(t *testing.T) recall.Store) {
 	}
 	t.Run("GapFree", func(t *testing.T) {
 		mem := open(t).Memories()
-		m, vs := history(t, mem)
+		m, _ := history(t, mem)
 		if _, err := mem.RestoreMemory(ctx, m.ID, 1); err != nil {
 			t.Fatal(err)
 		}
