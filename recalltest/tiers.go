@@ -78,6 +78,7 @@ func TestTiers(t *testing.T, open func(t *testing.T) recall.Store) {
 		st := open(t)
 		tiers := st.Tiers()
 		kept := mustPut(t, st.Memories(), &recall.Memory{Content: "already here"})
+		mustPut(t, st.Memories(), &recall.Memory{Title: "Pinned", Content: "holds the title", Pinned: true})
 		fresh := recall.NewID()
 		rec := recall.SyncRecord{ID: fresh, File: "f.md", Text: "x", Tier: recall.TierWorking}
 		cases := []struct {
@@ -88,6 +89,8 @@ func TestTiers(t *testing.T, open func(t *testing.T) recall.Store) {
 			{"UnknownUpdate", recall.TierChanges{Update: []recall.MemoryChange{{ID: recall.NewID(), Update: recall.MemoryUpdate{Tier: ptr(recall.TierArchive)}}}}, recall.ENOTFOUND},
 			{"TakenID", recall.TierChanges{Insert: []*recall.Memory{{ID: kept.ID, Content: "clash"}}}, recall.ECONFLICT},
 			{"BadField", recall.TierChanges{Update: []recall.MemoryChange{{ID: kept.ID, Update: recall.MemoryUpdate{Tier: ptr("attic")}}}}, recall.EINVALID},
+			{"BadInsert", recall.TierChanges{Insert: []*recall.Memory{{ID: recall.NewID(), Content: ""}}}, recall.EINVALID},
+			{"UpdateTakesPinnedTitle", recall.TierChanges{Update: []recall.MemoryChange{{ID: kept.ID, Update: recall.MemoryUpdate{Title: ptr("Pinned"), Pinned: ptr(true)}}}}, recall.ECONFLICT},
 		}
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
