@@ -2,6 +2,7 @@ package recalltest
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -115,6 +116,39 @@ func testPurge(t *testing.T, open func(t *testing.T) recall.Store) {
 		}
 		if got, _, _ := st.Observations().FindObservations(ctx, recall.ObservationFilter{}); len(got) != 1 || got[0].Content != "read main.go" {
 			t.Fatalf("left %+v", got)
+		}
+	})
+	t.Run("WholeSession", func(t *testing.T) {
+		st := open(t)
+		s := st.Sessions(recall.SessionOptions{})
+		for _, id := range []string{"s1", "s2", "quiet"} {
+			if _, err := s.EndSession(ctx, recall.SessionEnd{ID: id, Summary: "summary of " + id}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		record(t, st,
+			&recall.Observation{At: day0, Type: recall.ObsCommand, Session: "s1", Content: "a"},
+			&recall.Observation{At: day0, Type: recall.ObsCommand, Session: "s1", Content: "b"},
+			&recall.Observation{At: day0, Type: recall.ObsCommand, Session: "s2", Content: "c"})
+		c := recall.PurgeCriteria{Session: "s1"}
+		plan, err := st.Forgetting().PlanPurge(ctx, c, 5)
+		if err != nil || plan.Observations != 2 || plan.Sessions != 1 {
+			t.Fatalf("PlanPurge --session = %+v, %v: want two observations and the session", plan, err)
+		}
+		rep, err := st.Forgetting().Purge(ctx, c)
+		if err != nil || rep.Observations != 2 || rep.Sessions != 1 {
+			t.Fatalf("Purge --session = %+v, %v: want two observations and the session", rep, err)
+		}
+		all, _ := s.FindSessions(ctx, 0)
+		if got := sessionIDs(all); len(got) != 2 || slices.Contains(got, "s1") {
+			t.Fatalf("sessions left %v: want the purged session gone, summary and all", got)
+		}
+		// A session without observations goes when named.
+		if plan, err := st.Forgetting().PlanPurge(ctx, recall.PurgeCriteria{Session: "quiet"}, 5); err != nil || plan.Sessions != 1 {
+			t.Fatalf("PlanPurge of a session without observations = %+v, %v: want it counted", plan, err)
+		}
+		if rep, err := st.Forgetting().Purge(ctx, recall.PurgeCriteria{Session: "quiet"}); err != nil || rep.Sessions != 1 {
+			t.Fatalf("Purge of a session without observations = %+v, %v", rep, err)
 		}
 	})
 	t.Run("ByID", func(t *testing.T) {
