@@ -203,6 +203,13 @@ func TestRollups(t *testing.T, open func(t *testing.T) recall.Store) {
 		if got := find(recall.RollupFilter{Search: "berlin", BucketTypes: []string{recall.BucketWeekly}}); len(got) != 1 || got[0].Key != "city" {
 			t.Fatalf("search berlin in weekly rollups: %d", len(got))
 		}
+		earlier := time.Now().Add(-time.Hour)
+		if got, want := len(find(recall.RollupFilter{UpdatedSince: &earlier})), len(find(recall.RollupFilter{})); got != want || got == 0 {
+			t.Fatalf("rollups updated in the last hour: %d, want every active one (%d)", got, want)
+		}
+		if got := find(recall.RollupFilter{Search: "berlin", Limit: 2}); len(got) != 2 {
+			t.Fatalf("search with Limit 2 returned %d", len(got))
+		}
 		later := time.Now().Add(time.Hour)
 		if got := find(recall.RollupFilter{UpdatedSince: &later}); len(got) != 0 {
 			t.Fatalf("rollups updated after now: %d", len(got))
@@ -250,6 +257,15 @@ func TestRollups(t *testing.T, open func(t *testing.T) recall.Store) {
 		}
 		if c := keys["city"]; c == nil || c.BucketType != recall.BucketWeekly {
 			t.Fatalf("current city rollup %+v: want the weekly one, which took the newest entry in", c)
+		}
+		daily, err := r.CurrentRollups(ctx, recall.RollupFilter{BucketTypes: []string{recall.BucketDaily}})
+		if err != nil || len(daily) != 2 {
+			t.Fatalf("current daily rollups = %d, %v: want one per key", len(daily), err)
+		}
+		for _, x := range daily {
+			if x.BucketType != recall.BucketDaily || !x.BucketStart.Equal(day0.AddDate(0, 0, 6)) {
+				t.Fatalf("current daily rollup %s of %v: want the last day's", x.Key, x.BucketStart)
+			}
 		}
 	})
 	t.Run("SetSummary", func(t *testing.T) {
