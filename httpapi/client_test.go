@@ -6,7 +6,6 @@ import (
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/httpapi"
 	"github.com/recall-mem/recall/recalltest"
-	"github.com/recall-mem/recall/sqlite"
 )
 
 // TestClient_MemoryServiceContract runs the same contract as the SQLite
@@ -28,15 +27,14 @@ func TestClient_ObservationServiceContract(t *testing.T) {
 }
 
 // TestClient_SessionServiceContract runs the session contract through the
-// REST API over SQLite's session rows.
+// REST API over an engine on real SQLite.
 func TestClient_SessionServiceContract(t *testing.T) {
 	recalltest.TestSessionService(t, func(t *testing.T, o recall.SessionOptions) recall.SessionService {
-		db := openDB(t)
-		svc := sqliteServices(db)
-		sess := sqlite.NewSessionService(db)
-		sess.HotSessions, sess.StaleAfter = o.HotSessions, o.StaleAfter
-		svc.Sessions = sess
-		_, c := newServer(t, &httpapi.Server{Services: svc, Loopback: true})
+		e := openEngine(t)
+		if o.HotSessions > 0 {
+			e.Config.Session.HotSessions = o.HotSessions
+		}
+		_, c := newServer(t, &httpapi.Server{Engine: e, Loopback: true})
 		return c
 	}, map[string]string{
 		// Client.EndSession puts the id in the path (POST
@@ -47,10 +45,11 @@ func TestClient_SessionServiceContract(t *testing.T) {
 }
 
 // TestClient_TextSearchContract runs the full-text contract through the
-// REST API, whose searcher is SQLite's text candidates here.
+// REST API: the engine's hybrid search must keep what the store's text
+// candidates promise.
 func TestClient_TextSearchContract(t *testing.T) {
 	recalltest.TestTextSearch(t, func(t *testing.T) recalltest.TextSearch {
-		_, c := newServer(t, &httpapi.Server{Services: sqliteServices(openDB(t)), Loopback: true})
+		_, c := newServer(t, &httpapi.Server{Engine: openEngine(t), Loopback: true})
 		return c
 	})
 }
