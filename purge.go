@@ -202,7 +202,11 @@ type Purger interface {
 
 	// Purge deletes the matches with secure deletion, cleans up what they
 	// leave behind, compacts the indexes and files, and records an audit
-	// entry without content. Returns EINVALID like PlanPurge.
+	// entry without content. Returns EINVALID like PlanPurge. Nothing of a
+	// match survives anywhere the store can show it: a memory goes with
+	// every version (a deleted memory matches by its history), its vectors
+	// and full-text entries; rollups built from or holding the matched
+	// text go; session texts holding it are cleared. Landmarks go too.
 	Purge(ctx context.Context, c PurgeCriteria) (*PurgeReport, error)
 }
 

@@ -42,13 +42,20 @@ type SessionStartReport struct {
 // SessionService runs the session lifecycle.
 type SessionService interface {
 	// StartSession records s, runs the heartbeat and returns the bootstrap
-	// context. A failing housekeeping step is reported, never fatal.
+	// context. A failing housekeeping step is reported, never fatal. An
+	// empty id is named and a zero StartedAt means now; a known session
+	// becomes hot again and keeps its first start time. Hot sessions
+	// beyond the newest HotSessions besides s (by start time) turn cold
+	// and are listed in Evicted.
 	StartSession(ctx context.Context, s *Session) (*SessionStartReport, error)
 	// EndSession stores the summary of a session. A session that was never
 	// started (or an empty id) is recorded as started now, with Implicit
-	// set on the result, so that the summary is never lost. Returns
-	// ECONFLICT when the pin title is already pinned.
+	// set on the result, so that the summary is never lost. An empty
+	// summary or learned keeps the one stored. A pin becomes a pinned
+	// memory titled Pin holding Learned (else Summary). Returns ECONFLICT,
+	// writing nothing, when the pin title is already pinned (titles compare
+	// ignoring case).
 	EndSession(ctx context.Context, end SessionEnd) (*Session, error)
-	// FindSessions returns sessions, newest first; limit 0 means all.
+	// FindSessions returns sessions, newest start first; limit 0 means all.
 	FindSessions(ctx context.Context, limit int) ([]*Session, error)
 }

@@ -40,7 +40,9 @@ func (s *StoreStats) StoreBytes() int64 { return s.DBBytes + s.WALBytes }
 
 // StatsReader measures a store.
 type StatsReader interface {
-	// StoreStats counts rows and measures files at now. Growth, projection
-	// and advice are left for the retention policy to fill.
+	// StoreStats counts rows and measures files at now: memories of every
+	// status by tier, every version, observations by type, sessions, and
+	// the last real sweep and purge. Growth, projection and advice are
+	// left for the retention policy to fill.
 	StoreStats(ctx context.Context, now time.Time) (*StoreStats, error)
 }

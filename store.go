@@ -84,6 +84,12 @@ type EmbeddingOptions struct {
 // finds memories by their words. Ranking (package rank) fuses it with the
 // vectors into the Searcher interfaces use.
 type TextCandidates interface {
+	// Search returns at most q.Limit memories passing q.Filter (active
+	// ones by default) whose title, content or tags hold the words of
+	// q.Text, best BM25 score first, scores positive. Only current
+	// versions are searched. Query syntax is not the caller's: quotes,
+	// parentheses and operators (AND, OR, NOT, *) are matched as words or
+	// ignored, never an error.
 	Search(ctx context.Context, q SearchQuery) ([]*SearchHit, error)
 }
 
@@ -123,20 +129,28 @@ type SessionOptions struct {
 // views, bootstrap context, heartbeat) is SessionService.
 type SessionStore interface {
 	SessionService
-	// EnsureSession records s as started unless a session with its id
-	// exists.
+	// EnsureSession records s as started (now when StartedAt is zero)
+	// unless a session with its id exists, which it leaves exactly as it
+	// is.
 	EnsureSession(ctx context.Context, s *Session) error
 }
 
 // RollupStore is the rollup part of a Store.
 type RollupStore interface {
 	RollupService
-	// CurrentRollups returns the rollups still current under filter.
+	// CurrentRollups returns, for every keyed group, the one active rollup
+	// an agent should see: the newest (latest entry), and among equally
+	// new ones the most confident, which is the coarsest tier that has
+	// taken the newest entry in. f narrows by bucket type, memory type and
+	// time; f.Search and f.Status are ignored. Newest first.
 	CurrentRollups(ctx context.Context, f RollupFilter) ([]*Rollup, error)
-	// SearchRollups ranks rollups by full text.
+	// SearchRollups ranks the rollups matching f by full text over their
+	// summaries, best (highest score) first; with f.PerKey one per keyed
+	// group.
 	SearchRollups(ctx context.Context, f RollupFilter) ([]RollupHit, error)
 	// SetRollupSummary replaces a rollup's summary unless it changed after
-	// updatedAt; it reports whether it did.
+	// updatedAt (its UpdatedAt when read); it reports whether it did, false
+	// for an unknown id. The new summary is what full-text search finds.
 	SetRollupSummary(ctx context.Context, id, summary string, updatedAt time.Time) (bool, error)
 }
 
@@ -152,9 +166,15 @@ type VectorStore interface {
 	VectorSearcher
 	// EmbedderModel names the embedder the store embeds with.
 	EmbedderModel() string
-	// VectorStats reports the embedding coverage and the queue.
+	// VectorStats reports the embedding coverage and the queue. Memories
+	// counts the stored memories of every status; a deleted or purged
+	// memory leaves no vectors and nothing queued behind.
 	VectorStats(ctx context.Context) (*VectorStats, error)
-	// DrainQueue embeds queued memories for at most budget.
+	// DrainQueue embeds queued memories for at most budget (0: until the
+	// queue is empty or ctx ends). When the embedder fails it returns its
+	// error (EUNAVAILABLE for an unreachable provider), records it as
+	// VectorStats.ProviderError and leaves the memories queued; the next
+	// success clears it.
 	DrainQueue(ctx context.Context, budget time.Duration) error
 	// RunQueue drains the queue at the configured interval until ctx ends.
 	RunQueue(ctx context.Context)
@@ -163,7 +183,9 @@ type VectorStore interface {
 	EmbedsInline() bool
 	// QueuedHere counts the memories this process queued.
 	QueuedHere() int64
-	// Reindex embeds the memories missing vectors (all with opts.All).
+	// Reindex embeds the memories missing vectors (all with opts.All),
+	// queued ones included; Total counts the memories that needed it, 0
+	// when none did.
 	Reindex(ctx context.Context, opts ReindexOptions) (*ReindexResult, error)
 }
 
@@ -172,14 +194,20 @@ type StoreUpkeep interface {
 	// Check runs the full integrity check; QuickCheck a fast one.
 	Check(ctx context.Context) error
 	QuickCheck(ctx context.Context) error
-	// Orphans counts rows that point at something missing, by kind.
+	// Orphans counts rows that point at something missing, by kind; every
+	// kind it checks is listed, OrphanObservations always, at zero in a
+	// healthy store.
 	Orphans(ctx context.Context) (map[string]int, error)
 	// Counts counts what a backup holds.
 	Counts(ctx context.Context) (BackupCounts, error)
-	// Backup writes a consistent copy of the store to path.
+	// Backup writes a consistent copy of the store to path, in the
+	// backend's own format, and returns what it holds.
 	Backup(ctx context.Context, path string) (BackupCounts, error)
-	// Restore replaces the store's contents with the backup at path;
-	// force allows replacing a store that holds data.
+	// Restore replaces the store's contents with the backup at path (one
+	// written by Backup of the same backend) and returns what the store
+	// then holds. Returns ECONFLICT, changing nothing, when the store
+	// holds data and force is false; EINVALID, changing nothing, when the
+	// file is not a sound backup.
 	Restore(ctx context.Context, path string, force bool) (BackupCounts, error)
 	// Clock is the store's time now (tests set it).
 	Clock() time.Time

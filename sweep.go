@@ -33,7 +33,10 @@ type SweepReport struct {
 // Sweeper applies a retention policy. Pinned (landmark) observations and
 // the sources of rollups or syntheses are never swept.
 type Sweeper interface {
-	// Sweep deletes the observations the policy expires at now. With
-	// dryRun it counts them and changes nothing.
+	// Sweep deletes the observations the policy expires at now, and the
+	// sessions it leaves without observations. Rolled-up (compacted)
+	// observations go only by CompactedDays, whether or not Enabled. With
+	// dryRun it returns the counts the real sweep would and changes
+	// nothing, its own record included (StoreStats.LastSweep).
 	Sweep(ctx context.Context, p RetentionPolicy, now time.Time, dryRun bool) (*SweepReport, error)
 }

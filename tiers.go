@@ -58,6 +58,9 @@ type TierStore interface {
 	// StoreMeta returns a store fact, "" when unset.
 	StoreMeta(ctx context.Context, key string) (string, error)
 	// ApplyTierChanges writes all changes in one transaction, or none.
+	// Inserts keep their ids; every insert and update writes a version
+	// with op ch.Op ("" means sync). A record replaces the one of its id;
+	// Drop removes records; Meta sets facts.
 	// Returns ENOTFOUND for an update of an unknown memory, ECONFLICT when a
 	// pin clashes with a pinned title or an inserted id is taken, EINVALID
 	// for a bad field.

@@ -9,7 +9,7 @@ const OrphanObservations = "observations without a session"
 
 // BackupCounts counts the rows of a store or a backup.
 type BackupCounts struct {
-	Memories     int64 `json:"memories"` // every status, deleted ones' history included below
+	Memories     int64 `json:"memories"` // memories of every status; a deleted one counts only in Versions
 	Versions     int64 `json:"versions"`
 	Observations int64 `json:"observations"`
 	Sessions     int64 `json:"sessions"`

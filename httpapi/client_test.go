@@ -25,3 +25,31 @@ func TestClient_ObservationServiceContract(t *testing.T) {
 		return c
 	})
 }
+
+// TestClient_SessionServiceContract runs the session contract through the
+// REST API over an engine on real SQLite.
+func TestClient_SessionServiceContract(t *testing.T) {
+	recalltest.TestSessionService(t, func(t *testing.T, o recall.SessionOptions) recall.SessionService {
+		e := openEngine(t)
+		if o.HotSessions > 0 {
+			e.Config.Session.HotSessions = o.HotSessions
+		}
+		_, c := newServer(t, &httpapi.Server{Engine: e, Loopback: true})
+		return c
+	}, map[string]string{
+		// Client.EndSession puts the id in the path (POST
+		// /v1/sessions/{id}/end), so an empty id reaches no route and
+		// fails with not_found instead of recording an implicit session.
+		"EndWithoutID": "the HTTP client cannot end a session without an id",
+	})
+}
+
+// TestClient_TextSearchContract runs the full-text contract through the
+// REST API: the engine's hybrid search must keep what the store's text
+// candidates promise.
+func TestClient_TextSearchContract(t *testing.T) {
+	recalltest.TestTextSearch(t, func(t *testing.T) recalltest.TextSearch {
+		_, c := newServer(t, &httpapi.Server{Engine: openEngine(t), Loopback: true})
+		return c
+	})
+}

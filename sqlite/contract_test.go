@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/recall-mem/recall"
-	"github.com/recall-mem/recall/chunk"
 	"github.com/recall-mem/recall/recalltest"
 	"github.com/recall-mem/recall/sqlite"
 )
@@ -27,34 +26,34 @@ func TestObservationService_Contract(t *testing.T) {
 	})
 }
 
-// openStore opens a store in a temporary directory and checks its
-// integrity when the test ends.
+// openStore opens a store in a temporary directory and, when the test
+// ends, checks its integrity and that no row points at something missing.
 func openStore(t *testing.T, o recall.StoreOptions) recall.Store {
 	st, err := sqlite.OpenStore(filepath.Join(t.TempDir(), "recall.db"), o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		if err := st.Upkeep().Check(context.Background()); err != nil {
+		ctx := context.Background()
+		if err := st.Upkeep().Check(ctx); err != nil {
 			t.Errorf("integrity: %v", err)
+		}
+		orphans, err := st.Upkeep().Orphans(ctx)
+		if err != nil {
+			t.Errorf("orphans: %v", err)
+		}
+		for kind, n := range orphans {
+			if n != 0 && kind != recall.OrphanObservations {
+				t.Errorf("%d %s", n, kind)
+			}
 		}
 		st.Close()
 	})
 	return st
 }
 
-// TestStore_Contract runs the store seam's contract against SQLite: every
-// part the engine uses.
+// TestStore_Contract runs the store seam's whole contract against SQLite:
+// every part the engine uses, vectors included.
 func TestStore_Contract(t *testing.T) {
-	recalltest.TestStore(t, func(t *testing.T) recall.Store { return openStore(t, recall.StoreOptions{}) })
-}
-
-// TestVectorStore_Contract runs the vectors' contract against SQLite with
-// an inline embedder.
-func TestVectorStore_Contract(t *testing.T) {
-	recalltest.TestVectorStore(t, func(t *testing.T) recall.Store {
-		return openStore(t, recall.StoreOptions{
-			Embedding: &recall.EmbeddingOptions{Embedder: newWordEmbedder("words"), Chunker: chunk.Splitter{}, Inline: true},
-		})
-	})
+	recalltest.TestStore(t, openStore)
 }

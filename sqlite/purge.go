@@ -31,7 +31,12 @@ func (s *ForgetService) PlanPurge(ctx context.Context, c recall.PurgeCriteria, s
 		return nil, err
 	}
 	rep.Rollups, rep.SessionTexts = len(rollups), len(sessions)
-	if rep.Matched()+rep.Copies() == 0 {
+	if !c.Memories {
+		if rep.Sessions, err = countPurgedSessions(ctx, s.db.read, c, ids); err != nil {
+			return nil, err
+		}
+	}
+	if rep.Matched()+rep.Copies()+rep.Sessions == 0 {
 		if rep.Wider, err = s.wider(ctx, c); err != nil {
 			return nil, err
 		}
@@ -252,22 +257,53 @@ func purgeObservations(ctx context.Context, tx *Tx, c recall.PurgeCriteria, rep 
 // when the criteria name a session or a project and nothing narrower: the
 // seed's cascade for --session and --project.
 func purgeWholeSessions(ctx context.Context, tx *Tx, c recall.PurgeCriteria) (int, error) {
-	narrowed := c.Type != "" || c.Search != "" || c.ObservationID != 0 || c.Until() != nil
-	if narrowed || (c.Session == "" && c.Project == "") {
+	cond, args, ok := wholeSessions(c)
+	if !ok {
 		return 0, nil
 	}
-	conds := []string{"NOT EXISTS (SELECT 1 FROM observations o WHERE o.session = sessions.id)"}
-	var args []any
-	if c.Session != "" {
-		conds, args = append(conds, "id = ?"), append(args, c.Session)
-	}
-	if c.Project != "" {
-		conds, args = append(conds, "project = ?"), append(args, c.Project)
-	}
-	res, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE `+strings.Join(conds, " AND "), args...)
+	res, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE NOT EXISTS (SELECT 1 FROM observations o WHERE o.session = sessions.id) AND `+cond, args...)
 	if err != nil {
 		return 0, fmt.Errorf("purge sessions: %w", err)
 	}
 	n, err := res.RowsAffected()
 	return int(n), err
+}
+
+// wholeSessions is the condition on sessions rows that c purges whole,
+// and false when it purges none.
+func wholeSessions(c recall.PurgeCriteria) (string, []any, bool) {
+	narrowed := c.Type != "" || c.Search != "" || c.ObservationID != 0 || c.Until() != nil
+	if narrowed || (c.Session == "" && c.Project == "") {
+		return "", nil, false
+	}
+	var conds []string
+	var args []any
+	if c.Session != "" {
+		conds, args = append(conds, "sessions.id = ?"), append(args, c.Session)
+	}
+	if c.Project != "" {
+		conds, args = append(conds, "sessions.project = ?"), append(args, c.Project)
+	}
+	return strings.Join(conds, " AND "), args, true
+}
+
+// countPurgedSessions counts the sessions a purge of the observations ids
+// under c removes: those it empties that hold no summary, and those c
+// purges whole, once none of their observations is left.
+func countPurgedSessions(ctx context.Context, q querier, c recall.PurgeCriteria, ids []string) (int, error) {
+	list := jsonList(ids)
+	emptied := `(sessions.summary = '' AND sessions.learned = '' AND EXISTS (SELECT 1 FROM observations o
+		WHERE o.session = sessions.id AND o.id IN (SELECT CAST(value AS INTEGER) FROM json_each(?))))`
+	args := []any{list, list}
+	if cond, whole, ok := wholeSessions(c); ok {
+		emptied = `(` + emptied + ` OR (` + cond + `))`
+		args = append(args, whole...)
+	}
+	var n int
+	err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM sessions WHERE NOT EXISTS (SELECT 1 FROM observations o
+		WHERE o.session = sessions.id AND o.id NOT IN (SELECT CAST(value AS INTEGER) FROM json_each(?))) AND `+emptied, args...).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count purged sessions: %w", err)
+	}
+	return n, nil
 }

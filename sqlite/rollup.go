@@ -57,6 +57,11 @@ func (s *RollupService) RunRollups(ctx context.Context, run recall.RollupRun) (*
 		}
 		defer tx.Rollback()
 		err = s.run(ctx, run, rep, func(fn func(*Tx) error) error { return fn(tx) })
+		if err == nil && len(run.Keep) > 0 {
+			// Counted in the transaction that is rolled back, so the
+			// report says what the real run would prune.
+			rep.Pruned, err = pruneRollups(ctx, tx, run.Now, run.Keep)
+		}
 	} else {
 		err = s.run(ctx, run, rep, func(fn func(*Tx) error) error { return s.db.update(ctx, fn) })
 		if err == nil && len(run.Keep) > 0 {
