@@ -26,7 +26,11 @@ func (c *Client) StartSession(ctx context.Context, sess *recall.Session) (*recal
 // EndSession implements recall.SessionService.
 func (c *Client) EndSession(ctx context.Context, end recall.SessionEnd) (*recall.Session, error) {
 	var sess recall.Session
-	if err := c.do(ctx, http.MethodPost, "/v1/sessions/"+url.PathEscape(end.ID)+"/end", nil, end, &sess); err != nil {
+	path := "/v1/sessions/end" // no id: an implicit session
+	if end.ID != "" {
+		path = "/v1/sessions/" + url.PathEscape(end.ID) + "/end"
+	}
+	if err := c.do(ctx, http.MethodPost, path, nil, end, &sess); err != nil {
 		return nil, err
 	}
 	return &sess, nil

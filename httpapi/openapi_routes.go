@@ -138,6 +138,8 @@ var apiRoutes = slices.Concat([]routeDoc{
 	{pattern: "POST /v1/sessions/{id}/end", id: "endSession", summary: "End a session with its summary.",
 		params: []paramDoc{{name: "id", in: "path", required: true, schema: strParam, about: "The session id."}},
 		body:   typeOf[recall.SessionEnd](), responses: map[int]respBody{http.StatusOK: typeOf[recall.Session]()}},
+	{pattern: "POST /v1/sessions/end", id: "endSessionByBody", summary: "End the session the body's id names, or, without an id, record an implicit session under a new id.",
+		body: typeOf[recall.SessionEnd](), responses: map[int]respBody{http.StatusOK: typeOf[recall.Session]()}},
 	{pattern: "GET /v1/memories/{id}/diff", id: "memoryDiff", summary: "Show what changed between two versions of a memory, as a unified diff.",
 		params: append([]paramDoc{
 			query("from", "The older version (default the one before to).", schemaObject{"type": "integer", "minimum": 1}),

@@ -234,6 +234,8 @@ func TestOpenAPI_RealExchangesValidate(t *testing.T) {
 		{pattern: "GET /v1/sessions", method: "GET", path: "/v1/sessions?limit=-1", status: 400, badRequest: true},
 		{pattern: "POST /v1/sessions/{id}/end", method: "POST", path: "/v1/sessions/" + sessID + "/end", status: 200, body: `{"summary":"Fixed the deploy day.","learned":"Deploys moved."}`},
 		{pattern: "POST /v1/sessions/{id}/end", method: "POST", path: "/v1/sessions/no-such-session/end", status: 400, body: `{"summary":"x","mood":"good"}`, badRequest: true},
+		{pattern: "POST /v1/sessions/end", method: "POST", path: "/v1/sessions/end", status: 200, body: `{"summary":"Ended without an id."}`},
+		{pattern: "POST /v1/sessions/end", method: "POST", path: "/v1/sessions/end", status: 400, body: `{"summary":"x","mood":"good"}`, badRequest: true},
 		{pattern: "GET /v1/maintain/plan", method: "GET", path: "/v1/maintain/plan", status: 200},
 		{pattern: "GET /v1/memories/{id}/diff", method: "GET", path: "/v1/memories/" + id + "/diff?from=1&to=2", status: 200},
 		{pattern: "GET /v1/memories/{id}/diff", method: "GET", path: "/v1/memories/deploy-day/diff", status: 200},

@@ -10,6 +10,7 @@ func (s *Server) sessionRoutes(mux router) {
 	mux.HandleFunc("POST /v1/sessions", s.startSession)
 	mux.HandleFunc("GET /v1/sessions", s.findSessions)
 	mux.HandleFunc("POST /v1/sessions/{id}/end", s.endSession)
+	mux.HandleFunc("POST /v1/sessions/end", s.endSession)
 }
 
 func (s *Server) startSession(w http.ResponseWriter, r *http.Request) {
@@ -50,7 +51,11 @@ func (s *Server) endSession(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.log(), err)
 		return
 	}
-	end.ID = r.PathValue("id")
+	// Without an id in the path (POST /v1/sessions/end) the body's id, if
+	// any, is used, and none ends an implicit session under a new id.
+	if id := r.PathValue("id"); id != "" {
+		end.ID = id
+	}
 	sess, err := s.Engine.EndSession(r.Context(), end)
 	s.reply(w, r, http.StatusOK, sess, err)
 }
