@@ -8,9 +8,6 @@ import (
 	"github.com/recall-mem/recall"
 )
 
-// errNoPurgeTerms is returned for a --search without a searchable word.
-var errNoPurgeTerms = recall.Errorf(recall.EINVALID, "--search has no words to match: give letters or digits, for example --search \"sk-proj\".")
-
 // PlanPurge counts the matches and the copies a purge would remove with
 // them, returns the first sample of the matches, and when a search
 // matched nothing, what a wider --match rule would match.
@@ -84,7 +81,7 @@ func (s *ForgetService) plan(ctx context.Context, c recall.PurgeCriteria, sample
 		}
 		it.ID, it.At = fmt.Sprint(id), fromMS(at)
 		if match != nil {
-			it.Rule = match.label(text)
+			it.Rule = match.Label(text)
 		}
 		rep.Sample = append(rep.Sample, it)
 	}
@@ -103,7 +100,7 @@ func (s *ForgetService) wider(ctx context.Context, c recall.PurgeCriteria) (*rec
 	}
 	for w := m.wider(); w != nil; w = w.wider() {
 		wc := c
-		wc.Match = w.rule
+		wc.Match = w.Rule
 		rep, _, err := s.plan(ctx, wc, 0)
 		if recall.ErrorCode(err) == recall.EINVALID {
 			continue // no words for this rule
@@ -112,7 +109,7 @@ func (s *ForgetService) wider(ctx context.Context, c recall.PurgeCriteria) (*rec
 			return nil, err
 		}
 		if n := rep.Matched(); n > 0 {
-			return &recall.PurgeWider{Match: w.rule, Matches: n}, nil
+			return &recall.PurgeWider{Match: w.Rule, Matches: n}, nil
 		}
 	}
 	return nil, nil

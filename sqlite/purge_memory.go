@@ -83,11 +83,11 @@ func livePurgeMemories(ctx context.Context, q querier, c recall.PurgeCriteria, m
 		}
 		it.At = fromMS(at)
 		if match != nil {
-			if it.Rule = match.ruleOf(text); it.Rule == "" {
+			if it.Rule = match.RuleOf(text); it.Rule == "" {
 				it.Rule = inHistory[it.ID]
 			}
 			if it.Rule == "" {
-				it.Rule = match.rule
+				it.Rule = match.Rule
 			}
 		}
 		out = append(out, it)
@@ -164,7 +164,7 @@ func historyMatches(ctx context.Context, q querier, id string, match *purgeMatch
 			return nil, fmt.Errorf("snapshot of %s: %w", mid, err)
 		}
 		text := strings.Join([]string{m.Title, m.Content, m.Context, m.Category, strings.Join(m.Tags, " "), string(m.Metadata)}, " ")
-		if r := match.ruleOf(text); r != "" && (out[mid] == "" || narrower(r, out[mid])) {
+		if r := match.RuleOf(text); r != "" && (out[mid] == "" || narrower(r, out[mid])) {
 			out[mid] = r
 		}
 	}

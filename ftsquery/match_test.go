@@ -1,15 +1,15 @@
-package sqlite_test
+package ftsquery_test
 
 import (
 	"testing"
 
 	"github.com/recall-mem/recall"
-	"github.com/recall-mem/recall/sqlite"
+	"github.com/recall-mem/recall/ftsquery"
 )
 
-// TestPurgeMatcher pins down the three --match rules on the text a user
+// TestMatcher pins down the three --match rules on the text a user
 // has in front of them: part of a key, several words, case.
-func TestPurgeMatcher(t *testing.T) {
+func TestMatcher(t *testing.T) {
 	const text = "export AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLQ before the deploy"
 	for _, tt := range []struct {
 		search, rule string
@@ -25,7 +25,7 @@ func TestPurgeMatcher(t *testing.T) {
 		{"deploy export", recall.MatchWords, true},
 		{"AKIAIOSFODNN7EXAMPLQ", recall.MatchWords, true},
 	} {
-		match, err := sqlite.PurgeMatcher(recall.PurgeCriteria{Search: tt.search, Match: tt.rule})
+		match, err := ftsquery.Matcher(recall.PurgeCriteria{Search: tt.search, Match: tt.rule})
 		if err != nil {
 			t.Fatal(err)
 		}
