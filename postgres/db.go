@@ -32,6 +32,13 @@ type DB struct {
 	Now func() time.Time
 	// MaxContentBytes caps content size; 0 means DefaultMaxContentBytes.
 	MaxContentBytes int
+	// Redactor, when set, removes secrets from everything written, before
+	// it reaches the server (and its WAL, replicas and backups).
+	Redactor recall.Redactor
+
+	// onWrite, when set, hears of n memories written (the vectors embed
+	// them; see VectorService.wrote).
+	onWrite func(ctx context.Context, n int)
 
 	pool    *pgxpool.Pool
 	stats   termStats // for search's IDF; see termstats.go
@@ -141,4 +148,11 @@ type querier interface {
 func uniqueViolation(err error) bool {
 	var pe *pgconn.PgError
 	return errors.As(err, &pe) && pe.Code == "23505"
+}
+
+// wrote tells onWrite of n memories written.
+func (db *DB) wrote(ctx context.Context, n int) {
+	if db.onWrite != nil {
+		db.onWrite(ctx, n)
+	}
 }

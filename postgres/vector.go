@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/recall-mem/recall"
@@ -33,7 +34,15 @@ type VectorService struct {
 	// BatchSize is the number of memories embedded per round; 0 means
 	// DefaultEmbedBatch.
 	BatchSize int
+	// Inline embeds each write as it commits; otherwise writes wait for
+	// DrainQueue or a search.
+	Inline bool
+	// Interval is how often RunQueue drains the queue.
+	Interval time.Duration
+	// OnError hears every failed embedding.
+	OnError func(error)
 
+	queue   queueState
 	mu      sync.Mutex
 	indexed map[int]bool // dimensions whose HNSW index is known to exist
 }

@@ -119,6 +119,7 @@ func (s *MemoryService) RestoreMemory(ctx context.Context, ref string, n int) (*
 	if err != nil {
 		return nil, err
 	}
+	s.db.wrote(ctx, 1)
 	return out, nil
 }
 
@@ -183,6 +184,7 @@ func (s *MemoryService) ImportMemories(ctx context.Context, ms []*recall.Memory)
 	if err != nil {
 		return nil, err
 	}
+	s.db.wrote(ctx, len(ms))
 	return res, nil
 }
 

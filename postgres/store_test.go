@@ -1,0 +1,46 @@
+package postgres_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/chunk"
+	"github.com/recall-mem/recall/hashing"
+	"github.com/recall-mem/recall/internal/pgtest"
+	"github.com/recall-mem/recall/postgres"
+	"github.com/recall-mem/recall/recalltest"
+)
+
+// openStore opens a store over a fresh database of the test cluster and
+// checks it when the test ends.
+func openStore(t *testing.T, o recall.StoreOptions) *postgres.Store {
+	t.Helper()
+	st, err := postgres.OpenStore(context.Background(), pgtest.NewDatabase(t), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := st.Upkeep().Check(context.Background()); err != nil {
+			t.Errorf("check: %v", err)
+		}
+		st.Close()
+	})
+	return st
+}
+
+// TestStore_Contract runs the store seam's contract against PostgreSQL:
+// every part the engine uses, with whatever subtests recalltest holds.
+func TestStore_Contract(t *testing.T) {
+	recalltest.TestStore(t, func(t *testing.T) recall.Store { return openStore(t, recall.StoreOptions{}) })
+}
+
+// TestVectorStore_Contract runs the vectors' contract with an inline
+// embedder that places texts sharing words near each other.
+func TestVectorStore_Contract(t *testing.T) {
+	recalltest.TestVectorStore(t, func(t *testing.T) recall.Store {
+		return openStore(t, recall.StoreOptions{
+			Embedding: &recall.EmbeddingOptions{Embedder: hashing.NewHashing(0), Chunker: chunk.Splitter{}, Inline: true},
+		})
+	})
+}
