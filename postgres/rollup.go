@@ -308,4 +308,3 @@ func (tx *Tx) markRolled(ctx context.Context, b recall.RollupBucket, finer strin
 	}
 	return int(t1.RowsAffected() + t2.RowsAffected()), nil
 }
-

@@ -225,7 +225,9 @@ func (s *RollupService) RollupsCovering(ctx context.Context, kind string, ids []
 // PostgreSQL's compression of long text).
 func (s *RollupService) TierStats(ctx context.Context) ([]recall.TierStat, error) {
 	n := strconv.Itoa(prose.CharsPerToken)
-	tokens := func(chars string) string { return "((coalesce(sum(" + chars + "), 0) + " + n + " - 1) / " + n + ")::int" }
+	tokens := func(chars string) string {
+		return "((coalesce(sum(" + chars + "), 0) + " + n + " - 1) / " + n + ")::int"
+	}
 	queries := []struct{ tier, query string }{
 		{"raw", `SELECT 'memories', m.status, count(*), min(m.occurred_at), max(m.occurred_at),
 			` + tokens(`length(m.title) + length(m.content)`) + `, coalesce(sum(pg_column_size(m.*)), 0), count(*)
