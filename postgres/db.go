@@ -55,7 +55,7 @@ func Open(ctx context.Context, rawURL string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{Namespace: ns, Now: time.Now, safe: RedactURL(rawURL), secrets: secretsOf(rawURL)}
+	db := &DB{Namespace: ns, Now: time.Now, safe: recall.RedactURL(rawURL), secrets: secretsOf(rawURL)}
 	cfg, err := pgxpool.ParseConfig(conn)
 	if err != nil {
 		return nil, db.wrap(recall.EINVALID, "parse", err)
@@ -99,7 +99,7 @@ func (db *DB) now() time.Time { return db.Now().UTC().Truncate(time.Microsecond)
 func splitNamespace(raw string) (conn, ns string, err error) {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
-		return "", "", recall.Errorf(recall.EINVALID, "Invalid PostgreSQL URL %s: use postgres://user@host:5432/dbname.", RedactURL(raw))
+		return "", "", recall.Errorf(recall.EINVALID, "Invalid PostgreSQL URL %s: use postgres://user@host:5432/dbname.", recall.RedactURL(raw))
 	}
 	q := u.Query()
 	ns = q.Get("namespace")
