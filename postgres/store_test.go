@@ -16,7 +16,13 @@ import (
 // checks it when the test ends.
 func openStore(t *testing.T, o recall.StoreOptions) *postgres.Store {
 	t.Helper()
-	st, err := postgres.OpenStore(context.Background(), pgtest.NewDatabase(t), o)
+	return openStoreAt(t, pgtest.NewDatabase(t), o)
+}
+
+// openStoreAt opens the store at dbURL and checks it when the test ends.
+func openStoreAt(t *testing.T, dbURL string, o recall.StoreOptions) *postgres.Store {
+	t.Helper()
+	st, err := postgres.OpenStore(context.Background(), dbURL, o)
 	if err != nil {
 		t.Fatal(err)
 	}
