@@ -127,11 +127,13 @@ func (s *VectorService) Embed(ctx context.Context, limit int) (int, error) {
 }
 
 // stale selects the memories without a vector of model made from their
-// current text.
+// current text, newest first: what a write just made is found at once,
+// rather than after a walk past every memory embedded before it (which
+// made batched ingest quadratic: 76 memories/s at 10,000).
 const stale = `SELECT m.id, m.title, m.content, ` + textHash + ` FROM memories m
 	WHERE m.namespace = $1 AND NOT EXISTS (SELECT 1 FROM memory_vectors v
 		WHERE v.namespace = m.namespace AND v.memory_id = m.id AND v.model = $2 AND v.text_hash = ` + textHash + `)
-	ORDER BY m.seq LIMIT $3`
+	ORDER BY m.seq DESC LIMIT $3`
 
 // embedRound embeds up to n stale memories and replaces their vectors.
 func (s *VectorService) embedRound(ctx context.Context, e recall.Embedder, n int) (int, error) {
