@@ -1,6 +1,7 @@
 package ftsquery
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/recall-mem/recall"
@@ -113,4 +114,42 @@ func ASCIILower(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// FirstWider says what the wider --match rules would match when c's
+// search matched nothing: the first of them under which count (the
+// matches of c with that rule) finds anything, or nil. A rule under which
+// the query has no words (count returns EINVALID) is passed over.
+func FirstWider(c recall.PurgeCriteria, count func(c recall.PurgeCriteria) (int, error)) (*recall.PurgeWider, error) {
+	m, err := NewMatch(c)
+	if err != nil || m == nil {
+		return nil, err
+	}
+	for w := m.Wider(); w != nil; w = w.Wider() {
+		wc := c
+		wc.Match = w.Rule
+		n, err := count(wc)
+		if recall.ErrorCode(err) == recall.EINVALID {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n > 0 {
+			return &recall.PurgeWider{Match: w.Rule, Matches: n}, nil
+		}
+	}
+	return nil, nil
+}
+
+// HistoryRule is the narrowest rule, up to m's, under which a stored
+// version of a memory matches (its title, content, context, category,
+// tags and metadata), improving on best, the narrowest found so far in
+// its other versions ("" for none).
+func (m *Match) HistoryRule(v *recall.Memory, best string) string {
+	text := strings.Join([]string{v.Title, v.Content, v.Context, v.Category, strings.Join(v.Tags, " "), string(v.Metadata)}, " ")
+	if r := m.RuleOf(text); r != "" && (best == "" || slices.Index(recall.MatchRules, r) < slices.Index(recall.MatchRules, best)) {
+		return r
+	}
+	return best
 }

@@ -4,10 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/recall-mem/recall"
@@ -99,25 +97,13 @@ func (tx *Tx) planPurge(ctx context.Context, c recall.PurgeCriteria, sample int)
 // widerPurge says what the wider --match rules would match when c's
 // search matched nothing: the first of them that matches anything, or nil.
 func (tx *Tx) widerPurge(ctx context.Context, c recall.PurgeCriteria) (*recall.PurgeWider, error) {
-	m, err := ftsquery.NewMatch(c)
-	if err != nil || m == nil {
-		return nil, err
-	}
-	for w := m.Wider(); w != nil; w = w.Wider() {
-		wc := c
-		wc.Match = w.Rule
+	return ftsquery.FirstWider(c, func(wc recall.PurgeCriteria) (int, error) {
 		rep, _, err := tx.planPurge(ctx, wc, 0)
-		if recall.ErrorCode(err) == recall.EINVALID {
-			continue // no words for this rule
-		}
 		if err != nil {
-			return nil, err
+			return 0, err
 		}
-		if n := rep.Matched(); n > 0 {
-			return &recall.PurgeWider{Match: w.Rule, Matches: n}, nil
-		}
-	}
-	return nil, nil
+		return rep.Matched(), nil
+	})
 }
 
 // observationText is every free-text column of an observation row, for
@@ -286,8 +272,7 @@ func (tx *Tx) historyMatches(ctx context.Context, id string, match *ftsquery.Mat
 		if err := json.Unmarshal([]byte(snap), &m); err != nil {
 			return nil, fmt.Errorf("snapshot of %s: %w", mid, err)
 		}
-		text := strings.Join([]string{m.Title, m.Content, m.Context, m.Category, strings.Join(m.Tags, " "), string(m.Metadata)}, " ")
-		if r := match.RuleOf(text); r != "" && (out[mid] == "" || slices.Index(recall.MatchRules, r) < slices.Index(recall.MatchRules, out[mid])) {
+		if r := match.HistoryRule(&m, out[mid]); r != "" {
 			out[mid] = r
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/ftsquery"
 )
 
 // PlanPurge counts the matches and the copies a purge would remove with
@@ -94,25 +95,13 @@ func (s *ForgetService) wider(ctx context.Context, c recall.PurgeCriteria) (*rec
 	if c.Search == "" {
 		return nil, nil
 	}
-	m, err := newPurgeMatch(c)
-	if err != nil {
-		return nil, err
-	}
-	for w := m.wider(); w != nil; w = w.wider() {
-		wc := c
-		wc.Match = w.Rule
+	return ftsquery.FirstWider(c, func(wc recall.PurgeCriteria) (int, error) {
 		rep, _, err := s.plan(ctx, wc, 0)
-		if recall.ErrorCode(err) == recall.EINVALID {
-			continue // no words for this rule
-		}
 		if err != nil {
-			return nil, err
+			return 0, err
 		}
-		if n := rep.Matched(); n > 0 {
-			return &recall.PurgeWider{Match: w.Rule, Matches: n}, nil
-		}
-	}
-	return nil, nil
+		return rep.Matched(), nil
+	})
 }
 
 // purgeRetries bounds how often VACUUM and the WAL checkpoint are tried

@@ -20,15 +20,6 @@ func newPurgeMatch(c recall.PurgeCriteria) (*purgeMatch, error) {
 	return &purgeMatch{m}, nil
 }
 
-// wider is the same query under the next wider rule, or nil when there
-// is none.
-func (m *purgeMatch) wider() *purgeMatch {
-	if w := m.Wider(); w != nil {
-		return &purgeMatch{w}
-	}
-	return nil
-}
-
 // ftsQuery is the FTS5 query holding every term as a word or a prefix.
 func (m *purgeMatch) ftsQuery() string {
 	star := ""

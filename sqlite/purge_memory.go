@@ -163,17 +163,11 @@ func historyMatches(ctx context.Context, q querier, id string, match *purgeMatch
 		if err := json.Unmarshal([]byte(snap), &m); err != nil {
 			return nil, fmt.Errorf("snapshot of %s: %w", mid, err)
 		}
-		text := strings.Join([]string{m.Title, m.Content, m.Context, m.Category, strings.Join(m.Tags, " "), string(m.Metadata)}, " ")
-		if r := match.RuleOf(text); r != "" && (out[mid] == "" || narrower(r, out[mid])) {
+		if r := match.HistoryRule(&m, out[mid]); r != "" {
 			out[mid] = r
 		}
 	}
 	return out, rows.Err()
-}
-
-// narrower reports whether rule a is narrower than rule b.
-func narrower(a, b string) bool {
-	return slices.Index(recall.MatchRules, a) < slices.Index(recall.MatchRules, b)
 }
 
 // idList encodes the keys of a set as a JSON array for json_each.
