@@ -36,9 +36,9 @@ type DB struct {
 	// it reaches the server (and its WAL, replicas and backups).
 	Redactor recall.Redactor
 
-	// onWrite, when set, hears of n memories written (the vectors embed
+	// onWrite, when set, hears of the memories written (the vectors embed
 	// them; see VectorService.wrote).
-	onWrite func(ctx context.Context, n int)
+	onWrite func(ctx context.Context, ids []string)
 
 	pool    *pgxpool.Pool
 	stats   termStats // for search's IDF; see termstats.go
@@ -150,9 +150,9 @@ func uniqueViolation(err error) bool {
 	return errors.As(err, &pe) && pe.Code == "23505"
 }
 
-// wrote tells onWrite of n memories written.
-func (db *DB) wrote(ctx context.Context, n int) {
+// wrote tells onWrite of the memories written.
+func (db *DB) wrote(ctx context.Context, ids ...string) {
 	if db.onWrite != nil {
-		db.onWrite(ctx, n)
+		db.onWrite(ctx, ids)
 	}
 }

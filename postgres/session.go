@@ -192,7 +192,7 @@ func (s *SessionService) EndSession(ctx context.Context, end recall.SessionEnd) 
 		return err
 	})
 	if err == nil && pin != nil {
-		s.db.wrote(ctx, 1)
+		s.db.wrote(ctx, pin.ID)
 	}
 	return out, err
 }

@@ -106,7 +106,14 @@ func (s *TierService) ApplyTierChanges(ctx context.Context, ch recall.TierChange
 		return nil
 	})
 	if err == nil {
-		s.db.wrote(ctx, len(inserts)+len(ch.Update))
+		ids := make([]string, 0, len(inserts)+len(ch.Update))
+		for _, m := range inserts {
+			ids = append(ids, m.ID)
+		}
+		for _, c := range ch.Update {
+			ids = append(ids, c.ID)
+		}
+		s.db.wrote(ctx, ids...)
 	}
 	return err
 }

@@ -117,7 +117,7 @@ func (s *VectorService) Embed(ctx context.Context, limit int) (int, error) {
 		if limit > 0 {
 			n = min(n, limit-done)
 		}
-		got, err := s.embedRound(ctx, e, n)
+		got, err := s.embedRound(ctx, e, n, nil)
 		done += got
 		if err != nil || got < n {
 			return done, err
@@ -133,15 +133,17 @@ func (s *VectorService) Embed(ctx context.Context, limit int) (int, error) {
 const stale = `SELECT m.id, m.title, m.content, ` + textHash + ` FROM memories m
 	WHERE m.namespace = $1 AND NOT EXISTS (SELECT 1 FROM memory_vectors v
 		WHERE v.namespace = m.namespace AND v.memory_id = m.id AND v.model = $2 AND v.text_hash = ` + textHash + `)
+	AND ($4::text[] IS NULL OR m.id = ANY($4))
 	ORDER BY m.seq DESC LIMIT $3`
 
-// embedRound embeds up to n stale memories and replaces their vectors.
-func (s *VectorService) embedRound(ctx context.Context, e recall.Embedder, n int) (int, error) {
+// embedRound embeds up to n stale memories (of ids, when not nil) and
+// replaces their vectors.
+func (s *VectorService) embedRound(ctx context.Context, e recall.Embedder, n int, ids []string) (int, error) {
 	type item struct {
 		id, title, content, hash string
 		chunks                   []recall.Chunk
 	}
-	rows, err := s.db.pool.Query(ctx, stale, s.db.Namespace, e.Model(), n)
+	rows, err := s.db.pool.Query(ctx, stale, s.db.Namespace, e.Model(), n, ids)
 	items, err := collectRows(rows, err, func(row pgx.Row) (*item, error) {
 		it := &item{}
 		return it, row.Scan(&it.id, &it.title, &it.content, &it.hash)
@@ -220,8 +222,13 @@ func (s *VectorService) SearchVectors(ctx context.Context, text string, k int) (
 	if k <= 0 {
 		k = 10
 	}
-	if _, err := s.Embed(ctx, searchCatchUp); err != nil {
-		return nil, err
+	// Inline writes embed themselves (and a failure counts as queued here);
+	// otherwise what was just written, here or elsewhere, is embedded
+	// first, so that a search finds it.
+	if !s.Inline || s.QueuedHere() > 0 {
+		if _, err := s.Embed(ctx, searchCatchUp); err != nil {
+			return nil, err
+		}
 	}
 	qs, err := e.Embed(ctx, []string{text})
 	if err != nil {

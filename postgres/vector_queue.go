@@ -47,22 +47,47 @@ func (s *VectorService) QueuedHere() int64 {
 	return s.queue.queued
 }
 
-// wrote is told of n memories written by this process: inline, it embeds
-// them now (a failure leaves them queued and is reported to OnError, the
-// write having committed); otherwise it counts them as queued.
-func (s *VectorService) wrote(ctx context.Context, n int) {
-	if n == 0 || s.Embedder == nil {
+// wrote is told of the memories ids written by this process: inline, it
+// embeds them now (a failure leaves them queued and is reported to
+// OnError, the write having committed); otherwise it counts them as
+// queued.
+func (s *VectorService) wrote(ctx context.Context, ids []string) {
+	if len(ids) == 0 || s.Embedder == nil {
 		return
 	}
 	if !s.Inline {
 		s.queue.mu.Lock()
-		s.queue.queued += int64(n)
+		s.queue.queued += int64(len(ids))
 		s.queue.mu.Unlock()
 		return
 	}
-	if _, err := s.Embed(ctx, n+searchCatchUp); err != nil {
-		s.failed(err, n)
+	if err := s.embedIDs(ctx, ids); err != nil {
+		s.failed(err, len(ids))
 	}
+}
+
+// embedIDs embeds those of the memories ids whose vectors are missing or
+// stale, looking at those rows only.
+func (s *VectorService) embedIDs(ctx context.Context, ids []string) error {
+	e, err := s.embedder()
+	if err != nil {
+		return err
+	}
+	if err := s.ensureIndex(ctx, e.Dim()); err != nil {
+		return fmt.Errorf("vector index: %w", err)
+	}
+	batch := s.BatchSize
+	if batch <= 0 {
+		batch = DefaultEmbedBatch
+	}
+	for len(ids) > 0 {
+		part := ids[:min(batch, len(ids))]
+		ids = ids[len(part):]
+		if _, err := s.embedRound(ctx, e, len(part), part); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // failed records a failed embedding and reports it.
