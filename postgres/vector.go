@@ -133,8 +133,12 @@ func (s *VectorService) Embed(ctx context.Context, limit int) (int, error) {
 const stale = `SELECT m.id, m.title, m.content, ` + textHash + ` FROM memories m
 	WHERE m.namespace = $1 AND NOT EXISTS (SELECT 1 FROM memory_vectors v
 		WHERE v.namespace = m.namespace AND v.memory_id = m.id AND v.model = $2 AND v.text_hash = ` + textHash + `)
-	AND ($4::text[] IS NULL OR m.id = ANY($4))
 	ORDER BY m.seq DESC LIMIT $3`
+
+// staleOf is stale among the memories $4 only: a plain condition on the
+// key, so that the planner looks those rows up rather than scanning (an
+// "$4 IS NULL OR …" form scanned every memory).
+var staleOf = strings.Replace(stale, "ORDER BY", "AND m.id = ANY($4) ORDER BY", 1)
 
 // embedRound embeds up to n stale memories (of ids, when not nil) and
 // replaces their vectors.
@@ -143,7 +147,11 @@ func (s *VectorService) embedRound(ctx context.Context, e recall.Embedder, n int
 		id, title, content, hash string
 		chunks                   []recall.Chunk
 	}
-	rows, err := s.db.pool.Query(ctx, stale, s.db.Namespace, e.Model(), n, ids)
+	query, args := stale, []any{s.db.Namespace, e.Model(), n}
+	if ids != nil {
+		query, args = staleOf, append(args, ids)
+	}
+	rows, err := s.db.pool.Query(ctx, query, args...)
 	items, err := collectRows(rows, err, func(row pgx.Row) (*item, error) {
 		it := &item{}
 		return it, row.Scan(&it.id, &it.title, &it.content, &it.hash)
