@@ -1,6 +1,8 @@
 package ftsquery
 
 import (
+	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -142,14 +144,20 @@ func FirstWider(c recall.PurgeCriteria, count func(c recall.PurgeCriteria) (int,
 	return nil, nil
 }
 
-// HistoryRule is the narrowest rule, up to m's, under which a stored
-// version of a memory matches (its title, content, context, category,
-// tags and metadata), improving on best, the narrowest found so far in
-// its other versions ("" for none).
-func (m *Match) HistoryRule(v *recall.Memory, best string) string {
-	text := strings.Join([]string{v.Title, v.Content, v.Context, v.Category, strings.Join(v.Tags, " "), string(v.Metadata)}, " ")
-	if r := m.RuleOf(text); r != "" && (best == "" || slices.Index(recall.MatchRules, r) < slices.Index(recall.MatchRules, best)) {
-		return r
+// AddVersion notes in rules (memory id → narrowest rule any of its
+// versions matches) the stored version snapshot (a JSON recall.Memory) of
+// memory id: its title, content, context, category, tags and metadata.
+func (m *Match) AddVersion(rules map[string]string, id string, snapshot []byte) error {
+	if rules[id] == recall.MatchWords {
+		return nil // nothing is narrower
 	}
-	return best
+	var v recall.Memory
+	if err := json.Unmarshal(snapshot, &v); err != nil {
+		return fmt.Errorf("snapshot of %s: %w", id, err)
+	}
+	text := strings.Join([]string{v.Title, v.Content, v.Context, v.Category, strings.Join(v.Tags, " "), string(v.Metadata)}, " ")
+	if r := m.RuleOf(text); r != "" && (rules[id] == "" || slices.Index(recall.MatchRules, r) < slices.Index(recall.MatchRules, rules[id])) {
+		rules[id] = r
+	}
+	return nil
 }

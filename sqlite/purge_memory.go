@@ -156,15 +156,8 @@ func historyMatches(ctx context.Context, q querier, id string, match *purgeMatch
 		if err := rows.Scan(&mid, &snap); err != nil {
 			return nil, err
 		}
-		if out[mid] == recall.MatchWords {
-			continue
-		}
-		var m recall.Memory
-		if err := json.Unmarshal([]byte(snap), &m); err != nil {
-			return nil, fmt.Errorf("snapshot of %s: %w", mid, err)
-		}
-		if r := match.HistoryRule(&m, out[mid]); r != "" {
-			out[mid] = r
+		if err := match.AddVersion(out, mid, []byte(snap)); err != nil {
+			return nil, err
 		}
 	}
 	return out, rows.Err()
