@@ -24,6 +24,7 @@ type Config struct {
 	Hook      HookConfig      `toml:"hook"`
 	Session   SessionConfig   `toml:"session"`
 	Limits    LimitsConfig    `toml:"limits"`
+	Store     StoreConfig     `toml:"store"`
 }
 
 // WorkingConfig configures the working set and managed files (seed 000).
@@ -95,6 +96,14 @@ type HookConfig struct {
 type SessionConfig struct {
 	HotSessions int `toml:"hot_sessions"` // sessions kept hot; older ones are archived
 	StaleDays   int `toml:"stale_days"`   // pinned memories unreviewed this long are flagged
+}
+
+// StoreConfig says where the memories live when not in the SQLite file
+// beside config.toml.
+type StoreConfig struct {
+	// URL is a server's store, postgres://…; empty keeps the SQLite file.
+	// Leave the password out (PGPASSWORD or ~/.pgpass supply it).
+	URL string `toml:"url"`
 }
 
 // LimitsConfig caps sizes.

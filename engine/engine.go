@@ -129,6 +129,15 @@ func (e *Engine) OpenAt(ctx context.Context, loc *Location, o OpenOptions) error
 	if err != nil {
 		return err
 	}
+	if loc.URL == "" && cfg.Store.URL != "" { // a Location not made by ResolveStore
+		if !IsStoreURL(cfg.Store.URL) {
+			return recall.Errorf(recall.EINVALID, "%s: [store] url %s is not a URL: use postgres://user@host:5432/dbname, or remove it to keep the SQLite file.",
+				filepath.Join(loc.Dir, ConfigFile), recall.RedactURL(cfg.Store.URL))
+		}
+		cp := *loc
+		cp.URL = cfg.Store.URL
+		loc = &cp
+	}
 	red, err := NewRedactor(cfg.Redact)
 	if err != nil {
 		return err
@@ -137,7 +146,7 @@ func (e *Engine) OpenAt(ctx context.Context, loc *Location, o OpenOptions) error
 	if err != nil {
 		return err
 	}
-	st, err := e.parts.Backend.OpenStore(filepath.Join(loc.Dir, DBFile), recall.StoreOptions{MaxContentBytes: cfg.Limits.MaxContentBytes, Redactor: red, Embedding: emb})
+	st, err := e.parts.Backend.OpenStore(loc.DBPath(), recall.StoreOptions{MaxContentBytes: cfg.Limits.MaxContentBytes, Redactor: red, Embedding: emb})
 	if err != nil {
 		return err
 	}

@@ -27,7 +27,7 @@ func (e *Engine) Init(ctx context.Context) (*InitResult, error) {
 			return nil, err
 		}
 		reason = "global store"
-	} else if e.StoreFlag != "" {
+	} else if e.StoreFlag != "" && !IsStoreURL(e.StoreFlag) {
 		dir, reason = e.StoreFlag, "--store flag"
 	}
 	abs, err := filepath.Abs(dir)
@@ -42,7 +42,13 @@ func (e *Engine) Init(ctx context.Context) (*InitResult, error) {
 	if err := os.Chmod(abs, 0o700); err != nil {
 		return nil, err
 	}
-	e.StoreFlag, e.GlobalFlag = abs, false
+	if IsStoreURL(e.StoreFlag) {
+		// The server keeps the memories; the directory keeps config.toml
+		// and the managed files, and is where the URL is looked up from.
+		reason = "store on a server, " + reason
+	} else {
+		e.StoreFlag, e.GlobalFlag = abs, false
+	}
 	if err := e.OpenForWrite(ctx); err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/recall-mem/recall"
 )
@@ -15,17 +16,79 @@ const (
 	ConfigFile = "config.toml"
 )
 
-// Location is a resolved store directory and why it was chosen.
+// Location is a resolved store directory and why it was chosen. The
+// directory holds config.toml and the managed files; the memories are in
+// its SQLite file, or on the server URL names.
 type Location struct {
 	Dir    string `json:"dir"`
 	Reason string `json:"reason"`
 	Kind   string `json:"kind"` // project or global
+	// URL is the store's server (postgres://…), from --store,
+	// RECALL_STORE or [store] url; empty for the SQLite file in Dir. It
+	// may hold a password: show Store(), never URL.
+	URL string `json:"-"`
+}
+
+// IsStoreURL reports whether a --store or RECALL_STORE value names a
+// server (scheme://…) rather than a directory.
+func IsStoreURL(s string) bool {
+	scheme, _, ok := strings.Cut(s, "://")
+	return ok && scheme != "" && !strings.ContainsAny(scheme, `/\.`)
+}
+
+// Store names the store for people: the URL with its password hidden,
+// else the directory.
+func (l *Location) Store() string {
+	if l.URL != "" {
+		return recall.RedactURL(l.URL)
+	}
+	return l.Dir
+}
+
+// DBPath is what the backend opens: the URL, else the SQLite file.
+func (l *Location) DBPath() string {
+	if l.URL != "" {
+		return l.URL
+	}
+	return filepath.Join(l.Dir, DBFile)
 }
 
 // ResolveStore finds the store: --store, $RECALL_STORE, the nearest .recall/
 // above the working directory, else the global store; --global forces the
-// global one.
+// global one. A --store or RECALL_STORE that is a URL names the server and
+// leaves the directory (for config.toml and the managed files) to the
+// rest of these rules; otherwise [store] url in the directory's
+// config.toml may name one.
 func ResolveStore(flag string, global bool) (*Location, error) {
+	for _, src := range []struct{ v, reason string }{{flag, "--store flag"}, {os.Getenv("RECALL_STORE"), "RECALL_STORE environment variable"}} {
+		if IsStoreURL(src.v) {
+			loc, err := resolveDir("", global, true)
+			if err != nil {
+				return nil, err
+			}
+			loc.URL, loc.Reason = src.v, src.reason+"; config and files in "+loc.Dir
+			return loc, nil
+		}
+	}
+	loc, err := resolveDir(flag, global, false)
+	if err != nil {
+		return nil, err
+	}
+	// A config.toml that does not parse is reported when the store opens;
+	// finding the store does not depend on its other settings.
+	if cfg, err := LoadConfig(filepath.Join(loc.Dir, ConfigFile)); err == nil && cfg.Store.URL != "" {
+		if !IsStoreURL(cfg.Store.URL) {
+			return nil, recall.Errorf(recall.EINVALID, "%s: [store] url %s is not a URL: use postgres://user@host:5432/dbname, or remove it to keep the SQLite file.",
+				filepath.Join(loc.Dir, ConfigFile), recall.RedactURL(cfg.Store.URL))
+		}
+		loc.URL, loc.Reason = cfg.Store.URL, "[store] url in "+filepath.Join(loc.Dir, ConfigFile)+" ("+loc.Reason+")"
+	}
+	return loc, nil
+}
+
+// resolveDir finds the store directory; skipEnv ignores RECALL_STORE (a
+// URL, already taken).
+func resolveDir(flag string, global, skipEnv bool) (*Location, error) {
 	if global {
 		dir, err := GlobalStoreDir()
 		return &Location{Dir: dir, Reason: "--global", Kind: "global"}, err
@@ -34,7 +97,7 @@ func ResolveStore(flag string, global bool) (*Location, error) {
 		dir, err := filepath.Abs(flag)
 		return &Location{Dir: dir, Reason: "--store flag", Kind: "explicit"}, err
 	}
-	if env := os.Getenv("RECALL_STORE"); env != "" {
+	if env := os.Getenv("RECALL_STORE"); env != "" && !skipEnv {
 		dir, err := filepath.Abs(env)
 		return &Location{Dir: dir, Reason: "RECALL_STORE environment variable", Kind: "explicit"}, err
 	}
@@ -56,8 +119,12 @@ func ResolveStore(flag string, global bool) (*Location, error) {
 }
 
 // StoreExists returns ENOTFOUND, naming `recall init`, when loc holds no
-// database yet.
+// database yet. A server's store is created on first open, so it exists
+// as far as recall can tell without connecting.
 func StoreExists(loc *Location) error {
+	if loc.URL != "" {
+		return nil
+	}
 	if _, err := os.Stat(filepath.Join(loc.Dir, DBFile)); errors.Is(err, fs.ErrNotExist) {
 		return recall.Errorf(recall.ENOTFOUND, "No store at %s (%s): run `recall init` to create one (`recall init --global` for the global store), or check --store and RECALL_STORE.", loc.Dir, loc.Reason)
 	} else if err != nil {

@@ -32,6 +32,13 @@ type DB struct {
 	Now func() time.Time
 	// MaxContentBytes caps content size; 0 means DefaultMaxContentBytes.
 	MaxContentBytes int
+	// Redactor, when set, removes secrets from everything written, before
+	// it reaches the server (and its WAL, replicas and backups).
+	Redactor recall.Redactor
+
+	// onWrite, when set, hears of the memories written (the vectors embed
+	// them; see VectorService.wrote).
+	onWrite func(ctx context.Context, ids []string)
 
 	pool    *pgxpool.Pool
 	stats   termStats // for search's IDF; see termstats.go
@@ -48,7 +55,7 @@ func Open(ctx context.Context, rawURL string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{Namespace: ns, Now: time.Now, safe: RedactURL(rawURL), secrets: secretsOf(rawURL)}
+	db := &DB{Namespace: ns, Now: time.Now, safe: recall.RedactURL(rawURL), secrets: secretsOf(rawURL)}
 	cfg, err := pgxpool.ParseConfig(conn)
 	if err != nil {
 		return nil, db.wrap(recall.EINVALID, "parse", err)
@@ -92,7 +99,7 @@ func (db *DB) now() time.Time { return db.Now().UTC().Truncate(time.Microsecond)
 func splitNamespace(raw string) (conn, ns string, err error) {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
-		return "", "", recall.Errorf(recall.EINVALID, "Invalid PostgreSQL URL %s: use postgres://user@host:5432/dbname.", RedactURL(raw))
+		return "", "", recall.Errorf(recall.EINVALID, "Invalid PostgreSQL URL %s: use postgres://user@host:5432/dbname.", recall.RedactURL(raw))
 	}
 	q := u.Query()
 	ns = q.Get("namespace")
@@ -141,4 +148,11 @@ type querier interface {
 func uniqueViolation(err error) bool {
 	var pe *pgconn.PgError
 	return errors.As(err, &pe) && pe.Code == "23505"
+}
+
+// wrote tells onWrite of the memories written.
+func (db *DB) wrote(ctx context.Context, ids ...string) {
+	if db.onWrite != nil {
+		db.onWrite(ctx, ids)
+	}
 }

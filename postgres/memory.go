@@ -47,6 +47,7 @@ func (s *MemoryService) PutMemory(ctx context.Context, m *recall.Memory) (*recal
 	if err != nil {
 		return nil, err
 	}
+	s.db.wrote(ctx, in.ID)
 	return &recall.PutResult{Memory: &in, Created: created}, nil
 }
 
@@ -293,6 +294,7 @@ func (s *MemoryService) UpdateMemory(ctx context.Context, id string, upd recall.
 	if err != nil {
 		return nil, err
 	}
+	s.db.wrote(ctx, out.ID)
 	return out, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/redact"
 )
 
 // checkMemory validates a memory before it is written, with the rules and
@@ -53,7 +54,7 @@ func (db *DB) checkMemory(m *recall.Memory) error {
 	if strings.TrimSpace(m.Content) == "" && m.Title == "" {
 		return recall.Errorf(recall.EINVALID, "Empty memory: give some content (a file, stdin or text) or a title.")
 	}
-	return nil
+	return redact.Fields(db.Redactor, &m.Metadata, &m.Tags, &m.Title, &m.Content, &m.Context, &m.Category)
 }
 
 // fillDefaults gives a new memory the defaults a put promises.
@@ -174,4 +175,10 @@ func patchObject(base, patch json.RawMessage) (json.RawMessage, error) {
 		return nil, nil
 	}
 	return json.Marshal(obj)
+}
+
+// redactText redacts free text that has no tags, such as a session's
+// summary; the counts go into meta.
+func (db *DB) redactText(meta *json.RawMessage, fields ...*string) error {
+	return redact.Fields(db.Redactor, meta, nil, fields...)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/redact"
 )
 
 // ObservationService stores observations in PostgreSQL, in the store's
@@ -72,7 +73,7 @@ func (db *DB) checkObservation(o *recall.Observation) error {
 	if len(o.Content) > db.maxContent() {
 		return recall.Errorf(recall.ETOOLARGE, "Observation content is %d bytes, over the limit of %d: trim it or raise [limits] max_content_bytes.", len(o.Content), db.maxContent())
 	}
-	return nil
+	return redact.Fields(db.Redactor, &o.Metadata, nil, &o.Content, &o.File, &o.Key)
 }
 
 const observationColumns = `o.id, o.at, o.type, o.key, o.session, o.project, o.tool, o.file, o.content, o.metadata::text, o.status, o.pinned`

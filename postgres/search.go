@@ -8,7 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/recall-mem/recall"
-	"github.com/recall-mem/recall/sqlite"
+	"github.com/recall-mem/recall/ftsquery"
 )
 
 // rankWeights are ts_rank's weights for the labels D, C, B and A: content,
@@ -47,7 +47,7 @@ func (s *MemoryService) Search(ctx context.Context, q recall.SearchQuery) ([]*re
 	if err := w.memories(q.Filter); err != nil {
 		return nil, err
 	}
-	terms := sqlite.QueryTerms(q.Text)
+	terms := ftsquery.Terms(q.Text)
 	if len(terms) == 0 {
 		return nil, nil
 	}

@@ -9,25 +9,6 @@ import (
 	"github.com/recall-mem/recall"
 )
 
-// RedactURL returns the URL with its password replaced, for messages,
-// logs and `recall where`. A password given as a query parameter is
-// replaced too; text that does not parse as a URL is hidden whole.
-func RedactURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "postgres://(unparsable URL hidden)"
-	}
-	if _, ok := u.User.Password(); ok {
-		u.User = url.UserPassword(u.User.Username(), "xxxxx")
-	}
-	q := u.Query()
-	if q.Has("password") {
-		q.Set("password", "xxxxx")
-		u.RawQuery = q.Encode()
-	}
-	return u.String()
-}
-
 // secretRE finds password=… in a key/value connection string that a
 // driver error may quote.
 var secretRE = regexp.MustCompile(`(?i)(password\s*=\s*)('[^']*'|\S+)`)
@@ -59,4 +40,10 @@ func secretsOf(raw string) []string {
 		out = append(out, pw, url.QueryEscape(pw))
 	}
 	return out
+}
+
+// IsURL reports whether s is a URL this store opens: postgres:// or
+// postgresql://, as libpq accepts.
+func IsURL(s string) bool {
+	return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://")
 }

@@ -119,6 +119,7 @@ func (s *MemoryService) RestoreMemory(ctx context.Context, ref string, n int) (*
 	if err != nil {
 		return nil, err
 	}
+	s.db.wrote(ctx, out.ID)
 	return out, nil
 }
 
@@ -183,6 +184,11 @@ func (s *MemoryService) ImportMemories(ctx context.Context, ms []*recall.Memory)
 	if err != nil {
 		return nil, err
 	}
+	ids := make([]string, len(clean))
+	for i, m := range clean {
+		ids[i] = m.ID
+	}
+	s.db.wrote(ctx, ids...)
 	return res, nil
 }
 

@@ -2,12 +2,9 @@ package sqlite_test
 
 import (
 	"context"
-	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/recall-mem/recall"
-	"github.com/recall-mem/recall/prose"
 	"github.com/recall-mem/recall/sqlite"
 )
 
@@ -24,9 +21,6 @@ func TestFTSQuery(t *testing.T) {
 		if got := sqlite.FTSQuery(tt.in); got != tt.want {
 			t.Errorf("FTSQuery(%q) = %s, want %s", tt.in, got, tt.want)
 		}
-	}
-	if diff := cmp.Diff([]string{"deploy", "staging"}, sqlite.QueryTerms("How do we deploy to staging? deploy!")); diff != "" {
-		t.Error(diff)
 	}
 }
 
@@ -49,26 +43,4 @@ func FuzzSearch(f *testing.F) {
 			t.Fatalf("FindObservations(%q): %v", q, err)
 		}
 	})
-}
-
-// TestQueryTerms_Stopwords pins the stopwords full-text queries drop: a
-// subset of prose's list, measured on LoCoMo (see searched).
-func TestQueryTerms_Stopwords(t *testing.T) {
-	dropped := map[string]bool{}
-	for _, w := range strings.Fields(`a an and are as at be but by did do does for from had has have he her his
-		how i if in into is it its me my of on or our she so that the their them then there these they this to
-		was we were what when where which who whom why will with would you your`) {
-		dropped[w] = true
-	}
-	for _, w := range prose.Stopwords() {
-		got := sqlite.QueryTerms("deploy " + w)
-		if want := !dropped[w]; (len(got) == 2) != want {
-			t.Errorf("QueryTerms(%q) = %q: searched %v, want %v", "deploy "+w, got, !dropped[w], want)
-		}
-	}
-	for w := range dropped {
-		if !prose.IsStop(w) {
-			t.Errorf("%q is dropped but not a shared stopword", w)
-		}
-	}
 }

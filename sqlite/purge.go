@@ -6,10 +6,8 @@ import (
 	"strings"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/ftsquery"
 )
-
-// errNoPurgeTerms is returned for a --search without a searchable word.
-var errNoPurgeTerms = recall.Errorf(recall.EINVALID, "--search has no words to match: give letters or digits, for example --search \"sk-proj\".")
 
 // PlanPurge counts the matches and the copies a purge would remove with
 // them, returns the first sample of the matches, and when a search
@@ -89,7 +87,7 @@ func (s *ForgetService) plan(ctx context.Context, c recall.PurgeCriteria, sample
 		}
 		it.ID, it.At = fmt.Sprint(id), fromMS(at)
 		if match != nil {
-			it.Rule = match.label(text)
+			it.Rule = match.Label(text)
 		}
 		rep.Sample = append(rep.Sample, it)
 	}
@@ -102,25 +100,13 @@ func (s *ForgetService) wider(ctx context.Context, c recall.PurgeCriteria) (*rec
 	if c.Search == "" {
 		return nil, nil
 	}
-	m, err := newPurgeMatch(c)
-	if err != nil {
-		return nil, err
-	}
-	for w := m.wider(); w != nil; w = w.wider() {
-		wc := c
-		wc.Match = w.rule
+	return ftsquery.FirstWider(c, func(wc recall.PurgeCriteria) (int, error) {
 		rep, _, err := s.plan(ctx, wc, 0)
-		if recall.ErrorCode(err) == recall.EINVALID {
-			continue // no words for this rule
-		}
 		if err != nil {
-			return nil, err
+			return 0, err
 		}
-		if n := rep.Matched(); n > 0 {
-			return &recall.PurgeWider{Match: w.rule, Matches: n}, nil
-		}
-	}
-	return nil, nil
+		return rep.Matched(), nil
+	})
 }
 
 // purgeRetries bounds how often VACUUM and the WAL checkpoint are tried

@@ -68,7 +68,7 @@ func affectedRollups(ctx context.Context, tx querier, kind string, ids []string,
 			if err := rows.Scan(&id, &text); err != nil {
 				return nil, err
 			}
-			if match.ruleOf(text) != "" {
+			if match.RuleOf(text) != "" {
 				frontier = append(frontier, id)
 			}
 		}
@@ -153,7 +153,7 @@ func sessionHits(ctx context.Context, q querier, c recall.PurgeCriteria, match *
 		if err := rows.Scan(&id, &summary, &learned); err != nil {
 			return nil, err
 		}
-		h := sessionHit{id, match.ruleOf(summary) != "", match.ruleOf(learned) != ""}
+		h := sessionHit{id, match.RuleOf(summary) != "", match.RuleOf(learned) != ""}
 		if h.summary || h.learned {
 			hits = append(hits, h)
 		}

@@ -83,11 +83,11 @@ func livePurgeMemories(ctx context.Context, q querier, c recall.PurgeCriteria, m
 		}
 		it.At = fromMS(at)
 		if match != nil {
-			if it.Rule = match.ruleOf(text); it.Rule == "" {
+			if it.Rule = match.RuleOf(text); it.Rule == "" {
 				it.Rule = inHistory[it.ID]
 			}
 			if it.Rule == "" {
-				it.Rule = match.rule
+				it.Rule = match.Rule
 			}
 		}
 		out = append(out, it)
@@ -156,24 +156,11 @@ func historyMatches(ctx context.Context, q querier, id string, match *purgeMatch
 		if err := rows.Scan(&mid, &snap); err != nil {
 			return nil, err
 		}
-		if out[mid] == recall.MatchWords {
-			continue
-		}
-		var m recall.Memory
-		if err := json.Unmarshal([]byte(snap), &m); err != nil {
-			return nil, fmt.Errorf("snapshot of %s: %w", mid, err)
-		}
-		text := strings.Join([]string{m.Title, m.Content, m.Context, m.Category, strings.Join(m.Tags, " "), string(m.Metadata)}, " ")
-		if r := match.ruleOf(text); r != "" && (out[mid] == "" || narrower(r, out[mid])) {
-			out[mid] = r
+		if err := match.AddVersion(out, mid, []byte(snap)); err != nil {
+			return nil, err
 		}
 	}
 	return out, rows.Err()
-}
-
-// narrower reports whether rule a is narrower than rule b.
-func narrower(a, b string) bool {
-	return slices.Index(recall.MatchRules, a) < slices.Index(recall.MatchRules, b)
 }
 
 // idList encodes the keys of a set as a JSON array for json_each.

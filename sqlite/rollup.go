@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/rollup"
 )
 
 // RollupService rolls closed time buckets up the tiers and reads rollups.
@@ -81,47 +82,26 @@ func (s *RollupService) RunRollups(ctx context.Context, run recall.RollupRun) (*
 	return rep, nil
 }
 
+// jobTx is one transaction of the rollup job (rollup.JobTx).
+type jobTx struct {
+	s  *RollupService
+	tx *Tx
+}
+
+func (j jobTx) NextPending(ctx context.Context, finer string, after time.Time) (time.Time, bool, error) {
+	return nextPending(ctx, j.tx, finer, after)
+}
+
+func (j jobTx) RollBucket(ctx context.Context, b recall.RollupBucket, finer string, rep *recall.RollupReport) (int, error) {
+	return j.s.rollBucket(ctx, j.tx, b, finer, rep)
+}
+
+// run runs the job's tiers (rollup.RunTiers), each step in a transaction
+// that inTx provides.
 func (s *RollupService) run(ctx context.Context, run recall.RollupRun, rep *recall.RollupReport, inTx func(func(*Tx) error) error) error {
-	for i, typ := range recall.BucketTypes {
-		finer := ""
-		if i > 0 {
-			finer = recall.BucketTypes[i-1]
-		}
-		var after time.Time
-		for {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			var b recall.RollupBucket
-			var written int
-			err := inTx(func(tx *Tx) error {
-				t, ok, err := nextPending(ctx, tx, finer, after)
-				if err != nil || !ok {
-					return err
-				}
-				b = s.Policy.Bucket(typ, t)
-				if b.Ready.After(run.Now) || !b.End.After(t) {
-					b = recall.RollupBucket{}
-					return nil
-				}
-				written, err = s.rollBucket(ctx, tx, b, finer, rep)
-				return err
-			})
-			if err != nil {
-				return fmt.Errorf("rollup %s: %w", typ, err)
-			}
-			if b.Type == "" {
-				break
-			}
-			after = b.End
-			rep.Buckets[typ]++
-			rep.Rollups[typ] += written
-			if run.OnBucket != nil {
-				run.OnBucket(b, written)
-			}
-		}
-	}
-	return nil
+	return rollup.RunTiers(ctx, s.Policy, run, rep, func(fn func(rollup.JobTx) error) error {
+		return inTx(func(tx *Tx) error { return fn(jobTx{s, tx}) })
+	})
 }
 
 // pruneRollups deletes rollups already rolled into the next tier whose

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/ftsquery"
 )
 
 // bm25Weights weigh the FTS columns title, content, tags.
@@ -141,7 +142,7 @@ type ftsMatch struct {
 // Counting a term's matches stops at the common threshold, so the checks
 // cost little even for frequent terms.
 func (s *MemoryService) matchExpr(ctx context.Context, text string) (ftsMatch, error) {
-	terms := QueryTerms(text)
+	terms := ftsquery.Terms(text)
 	if len(terms) == 0 {
 		return ftsMatch{}, nil
 	}

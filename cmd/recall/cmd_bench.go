@@ -47,8 +47,16 @@ func (a *app) benchProduct(cfg *engine.Config) bench.Product {
 // benchOpen opens a new store in dir as the commands that write do, with
 // its config.toml naming embedder when one is given.
 func (a *app) benchOpen(ctx context.Context, dir, embedder string) (*bench.Store, error) {
+	conf := ""
 	if embedder != "" {
-		conf := fmt.Sprintf("[retrieval]\nembedder = %q\n", embedder)
+		conf = fmt.Sprintf("[retrieval]\nembedder = %q\n", embedder)
+	}
+	// A server's store (--store postgres://…) keeps the memories; the
+	// directory keeps the config that names it.
+	if engine.IsStoreURL(a.eng.StoreFlag) {
+		conf += fmt.Sprintf("[store]\nurl = %q\n", a.eng.StoreFlag)
+	}
+	if conf != "" {
 		if err := os.WriteFile(filepath.Join(dir, engine.ConfigFile), []byte(conf), 0o600); err != nil {
 			return nil, err
 		}

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 
 	"github.com/recall-mem/recall/engine"
 	"github.com/spf13/cobra"
@@ -86,13 +84,13 @@ func (a *app) whereCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			_, statErr := os.Stat(filepath.Join(loc.Dir, engine.DBFile))
+			statErr := engine.StoreExists(loc)
 			configs := engine.ConfigFiles(loc.Dir)
 			if jsonOut {
-				return writeJSON(a.stdout, map[string]any{"dir": loc.Dir, "reason": loc.Reason, "kind": loc.Kind, "exists": statErr == nil,
+				return writeJSON(a.stdout, map[string]any{"dir": loc.Dir, "store": loc.Store(), "reason": loc.Reason, "kind": loc.Kind, "exists": statErr == nil,
 					"config_files": append([]string{}, configs...), "user_config": engine.UserConfigPath()})
 			}
-			fprintf(a.stdout, "%s\n  (%s)\n", loc.Dir, loc.Reason)
+			fprintf(a.stdout, "%s\n  (%s)\n", loc.Store(), loc.Reason)
 			if statErr != nil {
 				fprintf(a.stdout, "  not created yet: 'recall init' creates a project store, any write creates this one\n")
 			}

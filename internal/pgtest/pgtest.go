@@ -74,6 +74,14 @@ func NewDatabase(t testing.TB) string {
 		unavailable(t, why)
 		return ""
 	}
+	return c.NewDatabase(t)
+}
+
+// NewDatabase creates an empty database in the cluster and returns its
+// connection URL, for a test that started a cluster of its own (a test
+// binary whose TestMain is not pgtest.Run's).
+func (c *Cluster) NewDatabase(t testing.TB) string {
+	t.Helper()
 	name := fmt.Sprintf("t%d_%d", os.Getpid(), counter.Add(1))
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, c.URL("postgres"))
