@@ -10,6 +10,7 @@ import (
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/engine"
+	"github.com/recall-mem/recall/internal/buildinfo"
 	"github.com/spf13/cobra"
 )
 
@@ -90,6 +91,8 @@ store ($XDG_DATA_HOME/recall). Run 'recall where' to see which one is used.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.Version = buildinfo.Read().Short()
+	root.SetVersionTemplate(buildinfo.Read().String() + "\n")
 	root.PersistentFlags().StringVar(&a.eng.StoreFlag, "store", "", "use the store in `DIR`")
 	root.PersistentFlags().BoolVar(&a.eng.GlobalFlag, "global", false, "use the global store")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
@@ -161,7 +164,7 @@ var commandGroups = []struct {
 	{"capture", "Capture and sessions:", []string{"observe", "timeline", "observation", "hook", "install", "session", "procedure"}},
 	{"tiers", "Working memory and tiers:", []string{"sync", "init-ids", "maintain", "pin", "unpin", "snooze", "demote", "archive", "supersede", "review", "rollup", "tiers"}},
 	{"forget", "Forgetting:", []string{"purge", "sweep", "stats"}},
-	{"store", "Store, servers and tools:", []string{"init", "where", "doctor", "backup", "restore-backup", "reindex", "mcp", "serve", "bench", "demo"}},
+	{"store", "Store, servers and tools:", []string{"init", "where", "doctor", "backup", "restore-backup", "reindex", "mcp", "serve", "bench", "demo", "version"}},
 }
 
 func groupCommands(root *cobra.Command) {

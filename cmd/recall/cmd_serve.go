@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net"
 	"os"
-	"runtime/debug"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/recall-mem/recall"
@@ -23,16 +22,9 @@ func (a *app) logger() *slog.Logger {
 }
 
 func (a *app) mcpServer(log *slog.Logger) *sdk.Server {
-	return mcp.NewServer(a.eng, mcp.Options{Version: buildVersion(), Logger: log, Budget: a.eng.Config.Hook.ContextTokens})
+	return mcp.NewServer(a.eng, mcp.Options{Logger: log, Budget: a.eng.Config.Hook.ContextTokens})
 }
 
-// buildVersion is the module version the binary was built from, or "dev".
-func buildVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
-}
 
 func (a *app) mcpCommand() *cobra.Command {
 	return &cobra.Command{

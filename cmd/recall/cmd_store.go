@@ -45,6 +45,7 @@ func (a *app) commands() []*cobra.Command {
 		a.procedureCommand(),
 		a.doctorCommand(),
 		a.reindexCommand(),
+		a.versionCommand(),
 	}
 }
 
