@@ -25,7 +25,6 @@ func (a *app) mcpServer(log *slog.Logger) *sdk.Server {
 	return mcp.NewServer(a.eng, mcp.Options{Logger: log, Budget: a.eng.Config.Hook.ContextTokens})
 }
 
-
 func (a *app) mcpCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "mcp",
