@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/recall-mem/recall"
@@ -62,6 +63,9 @@ func (a *app) execute(ctx context.Context, args []string) int {
 	}
 	var ue *usageError
 	switch {
+	case isFlagRuleError(err):
+		fmt.Fprintf(a.stderr, "recall: %v (see '%s --help')\n", err, commandPath(root, args))
+		return exitUsage
 	case errors.As(err, &ue):
 		fmt.Fprintf(a.stderr, "recall: %s\n", ue.msg)
 		return exitUsage
@@ -75,6 +79,28 @@ func (a *app) execute(ctx context.Context, args []string) int {
 		fmt.Fprintf(a.stderr, "recall: %s\n", recall.ErrorMessage(err))
 		return exitData
 	}
+}
+
+// isFlagRuleError reports whether err is cobra's refusal of a flag rule
+// (a required flag missing, flags that go together or exclude each other):
+// cobra returns these as plain errors after the flag error func has run,
+// and they are usage errors like any other bad flag.
+func isFlagRuleError(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"required flag(s) ", "if any flags in the group ", "at least one of the flags in the group "} {
+		if strings.HasPrefix(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// commandPath names the command args run, for the pointer to its help.
+func commandPath(root *cobra.Command, args []string) string {
+	if c, _, err := root.Find(args); err == nil {
+		return c.CommandPath()
+	}
+	return root.CommandPath()
 }
 
 func (a *app) rootCommand() *cobra.Command {
