@@ -32,6 +32,9 @@ func (e *Engine) Delete(ctx context.Context, id string) error { return e.mem.Del
 
 // List returns the memories matching f and their total count.
 func (e *Engine) List(ctx context.Context, f recall.MemoryFilter) ([]*recall.Memory, int, error) {
+	if err := f.Validate(); err != nil {
+		return nil, 0, err
+	}
 	return e.mem.FindMemories(ctx, f)
 }
 
@@ -52,6 +55,9 @@ func (e *Engine) Versions(ctx context.Context, ref string) ([]*recall.MemoryVers
 
 // Version returns version n of a memory as it was then.
 func (e *Engine) Version(ctx context.Context, ref string, n int) (*recall.Memory, error) {
+	if n < 1 {
+		return nil, recall.Errorf(recall.EINVALID, "Invalid version %d: versions count from 1 (the first write of the memory).", n)
+	}
 	return e.mem.MemoryVersion(ctx, ref, n)
 }
 

@@ -59,6 +59,9 @@ func (db *DB) clean(m *recall.Memory) error {
 	if err := validateTierStatus(m.Tier, m.Status); err != nil {
 		return err
 	}
+	if err := recall.ValidateType(m.Type); err != nil {
+		return err
+	}
 	if !(m.Confidence >= 0 && m.Confidence <= 1) { // NaN too
 		return recall.Errorf(recall.EINVALID, "Invalid confidence %g: use a number from 0 to 1.", m.Confidence)
 	}
@@ -75,17 +78,10 @@ func (db *DB) clean(m *recall.Memory) error {
 }
 
 func validateTierStatus(tier, status string) error {
-	switch tier {
-	case "", recall.TierWorking, recall.TierRegister, recall.TierArchive:
-	default:
-		return recall.Errorf(recall.EINVALID, "Invalid tier %q: use working, register or archive.", tier)
+	if err := recall.ValidateTier(tier); err != nil {
+		return err
 	}
-	switch status {
-	case "", recall.StatusActive, recall.StatusSuperseded, recall.StatusArchived, recall.StatusCompacted:
-	default:
-		return recall.Errorf(recall.EINVALID, "Invalid status %q: use active, superseded, archived or compacted.", status)
-	}
-	return nil
+	return recall.ValidateStatus(status)
 }
 
 func (db *DB) redact(s string) string {

@@ -34,11 +34,13 @@ func (a *app) getCommand() *cobra.Command {
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
+			// --version 0 or less reaches the engine, which refuses it.
+			byVersion := c.Flags().Changed("version")
 			m, err := a.eng.Get(c.Context(), args[0], collection)
-			if err != nil && !(version > 0 && recall.IsID(args[0])) {
+			if err != nil && !(byVersion && recall.IsID(args[0])) {
 				return err
 			}
-			if version > 0 {
+			if byVersion {
 				ref := args[0]
 				if m != nil {
 					ref = m.ID
