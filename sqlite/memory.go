@@ -114,6 +114,9 @@ func putMemory(ctx context.Context, tx *Tx, m *recall.Memory) (*recall.PutResult
 		return &recall.PutResult{Memory: m, Created: true}, nil
 	}
 	next := overlay(prev, m)
+	if recall.SameMemory(prev, next) {
+		return &recall.PutResult{Memory: prev, Unchanged: true}, nil
+	}
 	if err := writeMemory(ctx, tx, next, "put"); err != nil {
 		return nil, err
 	}
@@ -366,8 +369,13 @@ func (s *MemoryService) UpdateMemory(ctx context.Context, id string, upd recall.
 		if err != nil {
 			return err
 		}
+		before := *m
 		if err := s.db.apply(m, upd); err != nil {
 			return err
+		}
+		if recall.SameMemory(&before, m) {
+			out = &before // nothing changed: no new version
+			return nil
 		}
 		if err := writeMemory(ctx, tx, m, "update"); err != nil {
 			return err
