@@ -121,6 +121,20 @@ func (e *Engine) Stats(ctx context.Context, now time.Time) (*recall.StoreStats, 
 		return nil, err
 	}
 	forget.Assess(st, e.RetentionPolicy())
+	tiers, err := e.Tiers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range tiers {
+		if t.Tier != "rollup" { // the other tier is "raw"
+			continue
+		}
+		if st.RollupsByType == nil {
+			st.RollupsByType = map[string]int{}
+		}
+		st.Rollups += t.Count
+		st.RollupsByType[t.Kind] += t.Count
+	}
 	return st, nil
 }
 
@@ -131,6 +145,35 @@ func (e *Engine) Tiers(ctx context.Context) ([]recall.TierStat, error) {
 		return nil, err
 	}
 	return svc.TierStats(ctx)
+}
+
+// LatestRollups returns the n rollups of the newest buckets, active ones
+// only, without their sources: what `tiers` lists with their ids.
+func (e *Engine) LatestRollups(ctx context.Context, n int) ([]*recall.Rollup, error) {
+	svc, err := e.Rollups()
+	if err != nil {
+		return nil, err
+	}
+	return svc.FindRollups(ctx, recall.RollupFilter{Limit: n})
+}
+
+// Lookup finds what ref names: the memory whose id, or key in collection,
+// it is, else the rollup with that id (rollup ids are UUIDs, as search
+// and tiers print them). The memory's not-found error stands when neither
+// exists.
+func (e *Engine) Lookup(ctx context.Context, ref, collection string) (*recall.Memory, *recall.Rollup, error) {
+	m, err := e.Get(ctx, ref, collection)
+	if err == nil || recall.ErrorCode(err) != recall.ENOTFOUND || !recall.IsRollupID(ref) {
+		return m, nil, err
+	}
+	r, rerr := e.ExplainRollup(ctx, ref)
+	if rerr != nil {
+		if recall.ErrorCode(rerr) == recall.ENOTFOUND {
+			return nil, nil, recall.Errorf(recall.ENOTFOUND, "No memory or rollup with id %s: 'recall tiers' lists the latest rollups, 'recall search' finds others.", ref)
+		}
+		return nil, nil, rerr
+	}
+	return nil, r, nil
 }
 
 // ExplainRollup returns a rollup with all its sources.

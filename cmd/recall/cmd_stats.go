@@ -70,6 +70,12 @@ func (a *app) printStats(st *recall.StoreStats, p recall.RetentionPolicy) {
 	for _, t := range slices.Sorted(maps.Keys(st.MemoriesByTier)) {
 		fprintf(w, "  %s\t%d\t\n", t, st.MemoriesByTier[t])
 	}
+	fprintf(w, "Rollups\t%d\tsummaries of closed time buckets ('recall tiers')\n", st.Rollups)
+	for _, t := range recall.BucketTypes {
+		if n := st.RollupsByType[t]; n > 0 {
+			fprintf(w, "  %s\t%d\t\n", t, n)
+		}
+	}
 	fprintf(w, "Sessions\t%d\t\n", st.Sessions)
 	w.Flush()
 	fprintf(a.stdout, "Last 30 days  +%d rows, about +%s\n", st.GrowthRows, b(st.GrowthBytes))
