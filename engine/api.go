@@ -257,11 +257,6 @@ func (e *Engine) StartSession(ctx context.Context, s *recall.Session) (*recall.S
 	return e.Sessions().StartSession(ctx, s)
 }
 
-// EndSession stores a session's summary and rewrites the views.
-func (e *Engine) EndSession(ctx context.Context, end recall.SessionEnd) (*recall.Session, error) {
-	return e.Sessions().EndSession(ctx, end)
-}
-
 // ListSessions returns sessions, newest first; limit 0 means all.
 func (e *Engine) ListSessions(ctx context.Context, limit int) ([]*recall.Session, error) {
 	return e.SessionStore().FindSessions(ctx, limit)
