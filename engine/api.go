@@ -83,7 +83,36 @@ func (e *Engine) Observe(ctx context.Context, obs []*recall.Observation) error {
 
 // Timeline returns the observations matching f and their total count.
 func (e *Engine) Timeline(ctx context.Context, f recall.ObservationFilter) ([]*recall.Observation, int, error) {
-	return e.obs.FindObservations(ctx, f)
+	obs, total, err := e.obs.FindObservations(ctx, f)
+	if err != nil || total > 0 || f.Session == nil || *f.Session == "" {
+		return obs, total, err
+	}
+	// Nothing in a session: say whether the session exists at all, so a
+	// mistyped id is not read as a quiet session.
+	known, err := e.knownSession(ctx, *f.Session)
+	if err != nil {
+		return nil, 0, err
+	}
+	if !known {
+		return nil, 0, recall.Errorf(recall.ENOTFOUND, "No session %q: no session or observation has that id; list the sessions to see theirs.", *f.Session)
+	}
+	return obs, total, nil
+}
+
+// knownSession reports whether a session with this id was recorded, or
+// any observation names it.
+func (e *Engine) knownSession(ctx context.Context, id string) (bool, error) {
+	ss, err := e.SessionStore().FindSessions(ctx, 0)
+	if err != nil {
+		return false, err
+	}
+	for _, s := range ss {
+		if s.ID == id {
+			return true, nil
+		}
+	}
+	_, n, err := e.obs.FindObservations(ctx, recall.ObservationFilter{Session: &id, Limit: 1})
+	return n > 0, err
 }
 
 // PinObservation marks or clears a landmark observation, which retention

@@ -16,7 +16,7 @@ func (a *app) rollupCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "rollup",
 		Short: "Roll closed time buckets up the tiers: 4h, daily, weekly, monthly",
-		Long: `Summarise every closed time bucket not yet rolled up (seed 004). Raw
+		Long: `Summarise every closed time bucket not yet rolled up. Raw
 memories (unkeyed, unpinned, outside the working set) and observations are
 grouped by type and key into 4h rollups and marked compacted; 4h rollups
 make daily ones, daily make weekly (weeks start on Monday), weekly make
