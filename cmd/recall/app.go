@@ -126,6 +126,7 @@ store ($XDG_DATA_HOME/recall). Run 'recall where' to see which one is used.`,
 	})
 	root.AddCommand(a.commands()...)
 	groupCommands(root)
+	a.registerCompletions(root)
 	// Unknown commands and bad arguments are usage errors.
 	for _, c := range root.Commands() {
 		wrapArgs(c)
