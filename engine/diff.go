@@ -75,6 +75,9 @@ func (e *Engine) DiffVersions(ctx context.Context, ref string, from, to int) (*M
 		return nil, err
 	}
 	d := &MemoryDiff{ID: cur.ID, From: from, To: to, Fields: fieldChanges(old, cur), ContentChanged: old.Content != cur.Content}
+	if d.Fields == nil {
+		d.Fields = []FieldChange{} // JSON says [] for no change, not null
+	}
 	if len(d.Fields) > 0 || d.ContentChanged {
 		d.Unified = string(diff.Diff(fmt.Sprintf("%s@%d", old.ID, from), renderForDiff(old), fmt.Sprintf("%s@%d", cur.ID, to), renderForDiff(cur)))
 	}

@@ -115,6 +115,19 @@ func ToObservationJSON(o *recall.Observation) ObservationJSON {
 	return ObservationJSON{ID: o.ID, At: o.At, Type: o.Type, Key: o.Key, Session: o.Session, Project: o.Project, Tool: o.Tool, File: o.File, Content: o.Content, Metadata: o.Metadata}
 }
 
+// DescribeObservation names what an observation records, for the line
+// that confirms it: its type, and its key and session when it has them.
+func DescribeObservation(o *recall.Observation) string {
+	parts := []string{o.Type}
+	if o.Key != "" {
+		parts = append(parts, "key "+o.Key)
+	}
+	if o.Session != "" {
+		parts = append(parts, "session "+o.Session)
+	}
+	return strings.Join(parts, ", ")
+}
+
 // Observation is the observation j describes.
 func (j ObservationJSON) Observation() *recall.Observation {
 	return &recall.Observation{At: j.At.UTC(), Type: j.Type, Key: j.Key, Session: j.Session, Project: j.Project, Tool: j.Tool, File: j.File, Content: j.Content, Metadata: j.Metadata}

@@ -65,7 +65,7 @@ any word is accepted. --key names what the observation is about (e.g.
 			if jsonOut {
 				return writeJSON(a.stdout, map[string]any{"id": o.ID, "observation": engine.ToObservationJSON(o)})
 			}
-			fprintf(a.stdout, "Recorded observation %d (%s)\n", o.ID, describeObservation(o))
+			fprintf(a.stdout, "Recorded observation %d (%s)\n", o.ID, engine.DescribeObservation(o))
 			return nil
 		},
 	}
@@ -185,15 +185,3 @@ func (a *app) printObservations(obs []engine.ObservationJSON) error {
 	return w.Flush()
 }
 
-// describeObservation names what was recorded: its type, and the key and
-// session when given.
-func describeObservation(o *recall.Observation) string {
-	parts := []string{o.Type}
-	if o.Key != "" {
-		parts = append(parts, "key "+o.Key)
-	}
-	if o.Session != "" {
-		parts = append(parts, "session "+o.Session)
-	}
-	return strings.Join(parts, ", ")
-}

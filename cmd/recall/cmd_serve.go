@@ -9,6 +9,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/httpapi"
 	"github.com/recall-mem/recall/mcp"
 	"github.com/recall-mem/recall/web"
@@ -113,7 +114,7 @@ an HttpOnly cookie instead.`,
 			}
 			srv := &httpapi.Server{Services: svc, Token: token, Loopback: loopback, Logger: log,
 				MCP: mcp.HTTPHandler(a.mcpServer(log), log), UI: ui}
-			fprintf(a.stderr, "recall: serving %s on http://%s (web UI /, REST /v1/, MCP /mcp); Ctrl-C stops\n", a.eng.Location.Dir, listenURLHost(addr, ln.Addr()))
+			fprintf(a.stderr, "recall: serving %s on http://%s (web UI /, REST /v1/, MCP /mcp); Ctrl-C stops\n", a.eng.Location.Dir, engine.ListenAddr(addr, ln.Addr()))
 			if err := srv.Serve(c.Context(), ln); err != nil {
 				return err
 			}
@@ -126,17 +127,3 @@ an HttpOnly cookie instead.`,
 	return c
 }
 
-// listenURLHost is the HOST:PORT to print for a server asked to listen on
-// asked and listening on actual: the host as asked (Go reports 0.0.0.0 as
-// [::]), the port as bound (asked may say 0).
-func listenURLHost(asked string, actual net.Addr) string {
-	host, _, err := net.SplitHostPort(asked)
-	_, port, err2 := net.SplitHostPort(actual.String())
-	if err != nil || err2 != nil {
-		return actual.String()
-	}
-	if host == "" {
-		host = "0.0.0.0"
-	}
-	return net.JoinHostPort(host, port)
-}

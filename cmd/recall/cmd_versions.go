@@ -1,7 +1,6 @@
 package main
 
 import (
-	"github.com/recall-mem/recall/engine"
 	"github.com/spf13/cobra"
 )
 
@@ -61,9 +60,6 @@ fields are listed with both values.`,
 				return err
 			}
 			if jsonOut {
-				if d.Fields == nil {
-					d.Fields = []engine.FieldChange{}
-				}
 				return writeJSON(a.stdout, d)
 			}
 			if d.Unified == "" {

@@ -1,4 +1,4 @@
-package main
+package engine
 
 import (
 	"net"
@@ -6,7 +6,7 @@ import (
 )
 
 // serve prints the host it was asked for, not Go's name for it.
-func TestListenURLHost(t *testing.T) {
+func TestListenAddr(t *testing.T) {
 	bound := &net.TCPAddr{IP: net.IPv6unspecified, Port: 7077}
 	for asked, want := range map[string]string{
 		"0.0.0.0:7077":   "0.0.0.0:7077",
@@ -15,8 +15,8 @@ func TestListenURLHost(t *testing.T) {
 		"localhost:7077": "localhost:7077",
 		"[::1]:7077":     "[::1]:7077",
 	} {
-		if got := listenURLHost(asked, bound); got != want {
-			t.Errorf("listenURLHost(%q) = %q, want %q", asked, got, want)
+		if got := ListenAddr(asked, bound); got != want {
+			t.Errorf("ListenAddr(%q) = %q, want %q", asked, got, want)
 		}
 	}
 }
