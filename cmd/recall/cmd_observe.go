@@ -184,4 +184,3 @@ func (a *app) printObservations(obs []engine.ObservationJSON) error {
 	}
 	return w.Flush()
 }
-

@@ -126,4 +126,3 @@ an HttpOnly cookie instead.`,
 	c.Flags().StringVar(&token, "token", "", "require this bearer `TOKEN` on every request (default $RECALL_TOKEN)")
 	return c
 }
-
