@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 )
 
 // Help speaks to users: it says what a feature does, never which design
@@ -17,8 +16,7 @@ func TestHelpSaysNoSeeds(t *testing.T) {
 	root := newApp(strings.NewReader(""), io.Discard, io.Discard).rootCommand()
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
-		texts := []string{c.Short, c.Long, c.Example}
-		c.Flags().VisitAll(func(f *pflag.Flag) { texts = append(texts, f.Usage) })
+		texts := []string{c.Short, c.Long, c.Example, c.Flags().FlagUsages()}
 		for _, s := range texts {
 			if m := inside.FindString(s); m != "" {
 				t.Errorf("%s: help cites %q", c.CommandPath(), m)
