@@ -128,8 +128,14 @@ func allServices(t *testing.T) *testEngine {
 // connected client session.
 func connect(t *testing.T, eng mcp.Engine, log *slog.Logger) *sdk.ClientSession {
 	t.Helper()
+	return connectServer(t, mcp.NewServer(eng, mcp.Options{Version: "test", Logger: log, Now: func() time.Time { return clock }}))
+}
+
+// connectServer runs server on in-memory transports and returns a
+// connected client session.
+func connectServer(t *testing.T, server *sdk.Server) *sdk.ClientSession {
+	t.Helper()
 	ctx := context.Background()
-	server := mcp.NewServer(eng, mcp.Options{Version: "test", Logger: log, Now: func() time.Time { return clock }})
 	ct, st := sdk.NewInMemoryTransports()
 	ss, err := server.Connect(ctx, st, nil)
 	if err != nil {
