@@ -14,7 +14,8 @@ func (a *app) putCommand() *cobra.Command {
 		Long: `Store a memory. The content comes from FILE, from stdin ("-" or no argument)
 or from --text. YAML frontmatter at the top of the input fills fields (title,
 key, collection, tags, type, category, context, related, project, priority,
-confidence, pinned, metadata); flags win over frontmatter.
+created_by, tier, occurred_at, confidence, pinned, metadata); flags win over
+frontmatter. Another key is refused: put fields of your own under metadata.
 
 The key defaults to the slug of the title, else of the first H1, else none.
 Putting a key that exists in the collection writes a new version of that
