@@ -257,7 +257,7 @@ func (e *Engine) Services() recall.Services {
 		Observations: e.obs,
 		Maintainer:   e.Maintainer(root, nil, 0, ""),
 		Context:      e.ContextBuilder(),
-		Sessions:     e.Sessions(),
+		Sessions:     sessionsWithPins{e.Sessions(), e},
 	}
 }
 

@@ -81,3 +81,14 @@ func (e *Engine) newPin(ctx context.Context, title string) *recall.Memory {
 	}
 	return nil
 }
+
+// sessionsWithPins is the session service servers get: the lifecycle, with
+// the engine's end so that a pin names an existing memory there too.
+type sessionsWithPins struct {
+	recall.SessionService
+	e *Engine
+}
+
+func (s sessionsWithPins) EndSession(ctx context.Context, end recall.SessionEnd) (*recall.Session, error) {
+	return s.e.EndSession(ctx, end)
+}
