@@ -299,6 +299,14 @@ func TestServer_MemoryTools(t *testing.T) {
 		if again.ID != put.ID || again.Version != 2 || again.Created {
 			t.Fatalf("second put %+v", again)
 		}
+		var same struct {
+			Version   int
+			Unchanged bool
+		}
+		callOK(t, cs, "memory_put", map[string]any{"content": "Deploys go through staging, then canary.", "key": "deploy-rule"}, &same)
+		if same.Version != 2 || !same.Unchanged {
+			t.Fatalf("a put that changes nothing: %+v, want version 2 kept and unchanged", same)
+		}
 	})
 	t.Run("SearchCompact", func(t *testing.T) {
 		callOK(t, cs, "memory_put", map[string]any{"content": strings.Repeat("Unrelated words about databases. ", 40), "title": "Long note"}, nil)
