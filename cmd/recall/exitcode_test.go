@@ -21,6 +21,11 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"observe", "text"}, exitUsage}, // --type is required
 		{[]string{"put", "--text", "x", "--title", "Deploy rule"}, exitOK},
 		{[]string{"get", "nothing-here"}, exitData},
+		{[]string{"get", "deploy-rule", "--version", "-1"}, exitUsage},
+		{[]string{"list", "--tier", "hot"}, exitUsage},
+		{[]string{"list", "--limit", "-1"}, exitUsage},
+		{[]string{"put", "--text", "x", "--type", "two words"}, exitUsage},
+		{[]string{"timeline", "--session", "NOPE"}, exitData},
 	} {
 		var out, errOut bytes.Buffer
 		got := newApp(strings.NewReader(""), &out, &errOut).execute(context.Background(), tc.args)
