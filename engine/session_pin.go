@@ -11,7 +11,7 @@ import (
 const pinCollection = "core"
 
 // EndSession ends a session and captures its summary. A pin that names an
-// existing memory (its key, or the slug of its title) pins that memory;
+// existing memory (its key, the slug of its title, or its title) pins it;
 // any other pin becomes a new pinned core memory. The result says which
 // (PinID, PinCreated).
 func (e *Engine) EndSession(ctx context.Context, end recall.SessionEnd) (*recall.Session, error) {
@@ -34,11 +34,13 @@ func (e *Engine) EndSession(ctx context.Context, end recall.SessionEnd) (*recall
 		}
 		return s, nil
 	}
-	if !existing.Pinned || existing.Tier != recall.TierWorking {
-		yes, working := true, recall.TierWorking
-		if _, err := e.Update(ctx, existing.ID, recall.MemoryUpdate{Pinned: &yes, Tier: &working}); err != nil {
-			return nil, err
-		}
+	if existing.Pinned {
+		// As for a new pin with a pinned title: refused, nothing written.
+		return nil, recall.Errorf(recall.ECONFLICT, "%q is already pinned (%s): pins are deduplicated; choose another title or update %s.", pin, existing.ID, existing.ID)
+	}
+	yes, working := true, recall.TierWorking
+	if _, err := e.Update(ctx, existing.ID, recall.MemoryUpdate{Pinned: &yes, Tier: &working}); err != nil {
+		return nil, err
 	}
 	end.Pin = ""
 	s, err := e.Sessions().EndSession(ctx, end)
@@ -49,8 +51,8 @@ func (e *Engine) EndSession(ctx context.Context, end recall.SessionEnd) (*recall
 	return s, nil
 }
 
-// pinTarget is the active memory pin names by key, in any collection, or
-// by the slug of the title; nil when none does.
+// pinTarget is the active memory pin names by key, in any collection, by
+// the slug of the title, or by its title; nil when none does.
 func (e *Engine) pinTarget(ctx context.Context, pin string) (*recall.Memory, error) {
 	for _, ref := range []string{pin, recall.Slugify(pin)} {
 		if ref == "" || recall.ValidateKey(ref) != nil {
@@ -62,6 +64,17 @@ func (e *Engine) pinTarget(ctx context.Context, pin string) (*recall.Memory, err
 			return m, nil
 		case err != nil && recall.ErrorCode(err) != recall.ENOTFOUND:
 			return nil, err // a key in several collections: the caller must choose
+		}
+	}
+	// A title whose key is not its slug: the most recently changed
+	// memories are the ones a session names.
+	ms, _, err := e.List(ctx, recall.MemoryFilter{Limit: completeScan})
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range ms {
+		if strings.EqualFold(m.Title, pin) {
+			return m, nil
 		}
 	}
 	return nil, nil

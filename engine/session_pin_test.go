@@ -26,6 +26,16 @@ func TestEndSessionPinsExisting(t *testing.T) {
 	if m, _ := e.Get(ctx, "deploy-rule", ""); !m.Pinned || m.Tier != recall.TierWorking {
 		t.Fatalf("deploy-rule not pinned: %+v", m)
 	}
+	other, err := e.Put(ctx, &recall.Memory{Key: "ci", Title: "Build pipeline", Content: "CI runs on every push."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, err = e.EndSession(ctx, recall.SessionEnd{ID: "s3", Summary: "done", Pin: "build pipeline"}); err != nil || s.PinID != other.Memory.ID || s.PinCreated {
+		t.Fatalf("a pin naming a title whose key differs: %+v, %v; want %s", s, err, other.Memory.ID)
+	}
+	if _, err := e.EndSession(ctx, recall.SessionEnd{ID: "s4", Summary: "again", Pin: "deploy-rule"}); recall.ErrorCode(err) != recall.ECONFLICT {
+		t.Fatalf("pinning a pinned memory again: %v, want ECONFLICT", err)
+	}
 	s, err = e.EndSession(ctx, recall.SessionEnd{ID: "s2", Summary: "done", Pin: "Token lifetime"})
 	if err != nil || !s.PinCreated || !recall.IsID(s.PinID) {
 		t.Fatalf("a new pin: %+v, %v", s, err)

@@ -90,10 +90,10 @@ func (a *app) sessionEndCommand() *cobra.Command {
 		Long: `Capture a session: its summary, what was learned and, optionally, a memory
 to pin (pinned memories are in the working set and never evicted). --pin
 pins the existing memory whose key it is, or whose key is the slug of it
-("Deploy rule" names deploy-rule); otherwise it creates a pinned core memory
-with that title and --learned (else --summary) as its text. Pins are
-deduplicated by title. Without --session, the newest session that has not
-ended.`,
+("Deploy rule" names deploy-rule), or whose title it is; otherwise it creates a pinned core memory
+with that title and --learned (else --summary) as its text. Naming a memory
+that is already pinned is refused and writes nothing. Without --session, the
+newest session that has not ended.`,
 		Example: `  recall session end --summary "Fixed the flaky login test" --learned "Tokens expire after 30m" --pin "Token lifetime"`,
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
