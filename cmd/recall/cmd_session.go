@@ -89,8 +89,8 @@ func (a *app) sessionEndCommand() *cobra.Command {
 		Short: "End a session: capture its summary, what was learned and a pin",
 		Long: `Capture a session: its summary, what was learned and, optionally, a memory
 to pin (pinned memories are in the working set and never evicted). --pin
-pins the existing memory whose key it is, or whose key is the slug of it
-("Deploy rule" names deploy-rule), or whose title it is; otherwise it creates a pinned core memory
+pins the existing memory whose key or title it is, or whose key is its slug
+("Deploy rule" names deploy-rule); otherwise it creates a pinned core memory
 with that title and --learned (else --summary) as its text. Naming a memory
 that is already pinned is refused and writes nothing. Without --session, the
 newest session that has not ended.`,
