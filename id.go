@@ -23,3 +23,9 @@ func NewID() string {
 
 // IsID reports whether s has the form of a memory id.
 func IsID(s string) bool { return idRE.MatchString(s) }
+
+var rollupIDRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+
+// IsRollupID reports whether s has the form of a rollup id: a lower-case
+// UUID. A key could have that form too: look memories up first.
+func IsRollupID(s string) bool { return rollupIDRE.MatchString(s) }

@@ -109,19 +109,27 @@ type MemoryUpdate struct {
 type PutResult struct {
 	Memory  *Memory
 	Created bool // false when an existing key got a new version
+	// Unchanged is true when the memory already held what was put: no
+	// version was written and Memory is the stored one.
+	Unchanged bool
 }
 
 // ImportResult counts what an import did.
 type ImportResult struct {
 	Added   int `json:"added"`
 	Updated int `json:"updated"`
+	// Unchanged counts memories that already held what was imported: they
+	// keep their version.
+	Unchanged int `json:"unchanged"`
 }
 
 // MemoryService stores curated memories. Every change writes a new version;
 // earlier states stay readable and restorable until purged.
 type MemoryService interface {
 	// PutMemory inserts m, or writes a new version of the memory with the
-	// same key in the same collection. Empty fields get defaults. Returns
+	// same key in the same collection. Empty fields get defaults. A put,
+	// update or import that changes nothing (SameMemory) writes no version:
+	// the memory keeps its version and the result says Unchanged. Returns
 	// EINVALID for a bad collection or key, ETOOLARGE for oversized content.
 	PutMemory(ctx context.Context, m *Memory) (*PutResult, error)
 
@@ -134,8 +142,9 @@ type MemoryService interface {
 	// and the total count ignoring Offset and Limit.
 	FindMemories(ctx context.Context, filter MemoryFilter) ([]*Memory, int, error)
 
-	// UpdateMemory applies upd to the memory with this id and returns it.
-	// Returns ENOTFOUND if it does not exist.
+	// UpdateMemory applies upd to the memory with this id and returns it;
+	// when upd changes nothing the memory keeps its version. Returns
+	// ENOTFOUND if it does not exist.
 	UpdateMemory(ctx context.Context, id string, upd MemoryUpdate) (*Memory, error)
 
 	// DeleteMemory removes the memory; its versions stay until purged.

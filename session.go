@@ -20,6 +20,11 @@ type Session struct {
 	// Implicit is set on the result of EndSession when the session had
 	// never been started and was recorded by the end itself. Not stored.
 	Implicit bool `json:"implicit,omitempty"`
+	// PinID and PinCreated are set on the result of an end with a pin: the
+	// memory pinned, and whether the pin created it (else it pinned the
+	// existing memory the pin named). Not stored.
+	PinID      string `json:"pin_id,omitempty"`
+	PinCreated bool   `json:"pin_created,omitempty"`
 }
 
 // SessionEnd captures a finished session (seed 001's intake valve).
@@ -27,7 +32,9 @@ type SessionEnd struct {
 	ID      string `json:"id"`
 	Summary string `json:"summary"`
 	Learned string `json:"learned,omitempty"`
-	Pin     string `json:"pin,omitempty"` // title of a core memory to pin; deduplicated by title
+	// Pin names a memory to pin: an existing one whose key it is (or whose
+	// key is its slug), else a new core memory with this title.
+	Pin string `json:"pin,omitempty"`
 }
 
 // SessionStartReport says what the heartbeat did when a session started.

@@ -15,6 +15,10 @@ type StoreStats struct {
 	MemoriesByTier     map[string]int `json:"memories_by_tier"`
 	Versions           int            `json:"versions"`
 	Sessions           int            `json:"sessions"`
+	// Rollups counts the time-tier rollups of every status, by bucket type
+	// in RollupsByType (filled by the program from the tier statistics).
+	Rollups       int            `json:"rollups"`
+	RollupsByType map[string]int `json:"rollups_by_type,omitempty"`
 
 	DBBytes   int64 `json:"db_bytes"`
 	WALBytes  int64 `json:"wal_bytes"`

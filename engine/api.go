@@ -32,6 +32,9 @@ func (e *Engine) Delete(ctx context.Context, id string) error { return e.mem.Del
 
 // List returns the memories matching f and their total count.
 func (e *Engine) List(ctx context.Context, f recall.MemoryFilter) ([]*recall.Memory, int, error) {
+	if err := f.Validate(); err != nil {
+		return nil, 0, err
+	}
 	return e.mem.FindMemories(ctx, f)
 }
 
@@ -52,6 +55,9 @@ func (e *Engine) Versions(ctx context.Context, ref string) ([]*recall.MemoryVers
 
 // Version returns version n of a memory as it was then.
 func (e *Engine) Version(ctx context.Context, ref string, n int) (*recall.Memory, error) {
+	if n < 1 {
+		return nil, recall.Errorf(recall.EINVALID, "Invalid version %d: versions count from 1 (the first write of the memory).", n)
+	}
 	return e.mem.MemoryVersion(ctx, ref, n)
 }
 
@@ -75,9 +81,46 @@ func (e *Engine) Observe(ctx context.Context, obs []*recall.Observation) error {
 	return e.obs.RecordObservations(ctx, obs)
 }
 
-// Timeline returns the observations matching f and their total count.
-func (e *Engine) Timeline(ctx context.Context, f recall.ObservationFilter) ([]*recall.Observation, int, error) {
+// FindObservations returns the observations matching f and their total
+// count: a filter, so a session with nothing in it is an empty list.
+func (e *Engine) FindObservations(ctx context.Context, f recall.ObservationFilter) ([]*recall.Observation, int, error) {
 	return e.obs.FindObservations(ctx, f)
+}
+
+// Timeline returns the observations matching f and their total count;
+// a session id that names nothing at all is ENOTFOUND, so a mistyped id
+// is not read as a quiet session.
+func (e *Engine) Timeline(ctx context.Context, f recall.ObservationFilter) ([]*recall.Observation, int, error) {
+	obs, total, err := e.obs.FindObservations(ctx, f)
+	if err != nil || total > 0 || f.Session == nil || *f.Session == "" {
+		return obs, total, err
+	}
+	// Nothing in a session: say whether the session exists at all, so a
+	// mistyped id is not read as a quiet session.
+	known, err := e.knownSession(ctx, *f.Session)
+	if err != nil {
+		return nil, 0, err
+	}
+	if !known {
+		return nil, 0, recall.Errorf(recall.ENOTFOUND, "No session %q: no session or observation has that id; list the sessions to see theirs.", *f.Session)
+	}
+	return obs, total, nil
+}
+
+// knownSession reports whether a session with this id was recorded, or
+// any observation names it.
+func (e *Engine) knownSession(ctx context.Context, id string) (bool, error) {
+	ss, err := e.SessionStore().FindSessions(ctx, 0)
+	if err != nil {
+		return false, err
+	}
+	for _, s := range ss {
+		if s.ID == id {
+			return true, nil
+		}
+	}
+	_, n, err := e.obs.FindObservations(ctx, recall.ObservationFilter{Session: &id, Limit: 1})
+	return n > 0, err
 }
 
 // PinObservation marks or clears a landmark observation, which retention
@@ -115,6 +158,20 @@ func (e *Engine) Stats(ctx context.Context, now time.Time) (*recall.StoreStats, 
 		return nil, err
 	}
 	forget.Assess(st, e.RetentionPolicy())
+	tiers, err := e.Tiers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range tiers {
+		if t.Tier != "rollup" { // the other tier is "raw"
+			continue
+		}
+		if st.RollupsByType == nil {
+			st.RollupsByType = map[string]int{}
+		}
+		st.Rollups += t.Count
+		st.RollupsByType[t.Kind] += t.Count
+	}
 	return st, nil
 }
 
@@ -125,6 +182,35 @@ func (e *Engine) Tiers(ctx context.Context) ([]recall.TierStat, error) {
 		return nil, err
 	}
 	return svc.TierStats(ctx)
+}
+
+// LatestRollups returns the n rollups of the newest buckets, active ones
+// only, without their sources: what `tiers` lists with their ids.
+func (e *Engine) LatestRollups(ctx context.Context, n int) ([]*recall.Rollup, error) {
+	svc, err := e.Rollups()
+	if err != nil {
+		return nil, err
+	}
+	return svc.FindRollups(ctx, recall.RollupFilter{Limit: n})
+}
+
+// Lookup finds what ref names: the memory whose id, or key in collection,
+// it is, else the rollup with that id (rollup ids are UUIDs, as search
+// and tiers print them). The memory's not-found error stands when neither
+// exists.
+func (e *Engine) Lookup(ctx context.Context, ref, collection string) (*recall.Memory, *recall.Rollup, error) {
+	m, err := e.Get(ctx, ref, collection)
+	if err == nil || recall.ErrorCode(err) != recall.ENOTFOUND || !recall.IsRollupID(ref) {
+		return m, nil, err
+	}
+	r, rerr := e.ExplainRollup(ctx, ref)
+	if rerr != nil {
+		if recall.ErrorCode(rerr) == recall.ENOTFOUND {
+			return nil, nil, recall.Errorf(recall.ENOTFOUND, "No memory or rollup with id %s: 'recall tiers' lists the latest rollups, 'recall search' finds others.", ref)
+		}
+		return nil, nil, rerr
+	}
+	return nil, r, nil
 }
 
 // ExplainRollup returns a rollup with all its sources.
@@ -192,11 +278,6 @@ func (e *Engine) StartBackground(ctx context.Context) (stop func()) {
 // checks) and returns the bootstrap context.
 func (e *Engine) StartSession(ctx context.Context, s *recall.Session) (*recall.SessionStartReport, error) {
 	return e.Sessions().StartSession(ctx, s)
-}
-
-// EndSession stores a session's summary and rewrites the views.
-func (e *Engine) EndSession(ctx context.Context, end recall.SessionEnd) (*recall.Session, error) {
-	return e.Sessions().EndSession(ctx, end)
 }
 
 // ListSessions returns sessions, newest first; limit 0 means all.

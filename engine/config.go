@@ -207,5 +207,44 @@ func parseConfig(buf []byte, cfg *Config) error {
 		}
 		return err
 	}
+	return checkConfig(cfg)
+}
+
+// checkConfig refuses settings no store can honour: every count, size and
+// duration in config.toml is 0 or more (0 means the default, or off where
+// the README says so), so a negative one is a typo to fix, not a value to
+// guess about.
+func checkConfig(cfg *Config) error {
+	counts := []struct {
+		name string
+		v    int
+	}{
+		{"working.budget_words", cfg.Working.BudgetWords},
+		{"retrieval.dimensions", cfg.Retrieval.Dimensions},
+		{"retrieval.batch_size", cfg.Retrieval.BatchSize},
+		{"retrieval.timeout_seconds", cfg.Retrieval.TimeoutSeconds},
+		{"retrieval.queue_interval_seconds", cfg.Retrieval.QueueIntervalSeconds},
+		{"rollup.raw_retention_days", cfg.Rollup.RawRetentionDays},
+		{"rollup.session_budget_ms", cfg.Rollup.SessionBudgetMS},
+		{"rollup.keep_4h_days", cfg.Rollup.Keep4hDays},
+		{"rollup.keep_daily_days", cfg.Rollup.KeepDailyDays},
+		{"hook.max_output_bytes", cfg.Hook.MaxOutputBytes},
+		{"hook.context_tokens", cfg.Hook.ContextTokens},
+		{"hook.timeout_ms", cfg.Hook.TimeoutMillis},
+		{"session.hot_sessions", cfg.Session.HotSessions},
+		{"session.stale_days", cfg.Session.StaleDays},
+		{"limits.max_content_bytes", cfg.Limits.MaxContentBytes},
+	}
+	for typ, days := range cfg.Retention.Days {
+		counts = append(counts, struct {
+			name string
+			v    int
+		}{"retention.days." + typ, days})
+	}
+	for _, c := range counts {
+		if c.v < 0 {
+			return fmt.Errorf("%s = %d is negative: use 0 or more (see the configuration section of the README for what 0 means)", c.name, c.v)
+		}
+	}
 	return nil
 }

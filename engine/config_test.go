@@ -20,6 +20,8 @@ func TestParseConfig(t *testing.T) {
 		"[working]\nbudget_wrods = 1\n":       `unknown setting "working.budget_wrods" at line 2`,
 		"[working\n":                          "line 1",
 		"[limits]\nmax_content_bytes = 'x'\n": "line 2",
+		"[limits]\nmax_content_bytes = -5\n":  "limits.max_content_bytes = -5 is negative",
+		"[retention.days]\nfile_read = -1\n":  "retention.days.file_read = -1 is negative",
 	} {
 		if err := parseConfig([]byte(in), DefaultConfig()); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("parseConfig(%q) = %v, want it to mention %q", in, err, want)

@@ -2,7 +2,9 @@ package engine
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +13,12 @@ import (
 	"github.com/recall-mem/recall/markdown"
 )
 
+// frontmatterKeys are the frontmatter keys a memory document may carry.
+// Any other is refused, as config.toml refuses unknown settings: a key
+// dropped in silence is a field the writer thinks was kept.
+var frontmatterKeys = []string{"title", "key", "collection", "type", "category", "context", "project", "priority",
+	"created_by", "tier", "tags", "related", "related_to", "confidence", "pinned", "occurred_at", "metadata"}
+
 // MemoryFromDocument makes a memory from a markdown document: its YAML
 // frontmatter gives the fields, its body the content. Callers apply their
 // own overrides (flags, request fields), then FillMemoryDefaults.
@@ -18,6 +26,12 @@ func MemoryFromDocument(doc []byte) (*recall.Memory, error) {
 	fm, body, err := markdown.SplitFrontmatter(doc)
 	if err != nil {
 		return nil, recall.Errorf(recall.EINVALID, "Malformed YAML frontmatter: %v. Fix the block between the --- lines.", err)
+	}
+	for _, name := range slices.Sorted(maps.Keys(fm)) {
+		if !slices.Contains(frontmatterKeys, name) {
+			return nil, recall.Errorf(recall.EINVALID, "Unknown frontmatter key %q: use %s, or put your own fields under metadata (metadata: {%s: ...}).",
+				name, strings.Join(frontmatterKeys, ", "), name)
+		}
 	}
 	m := &recall.Memory{
 		Content:    string(body),

@@ -216,6 +216,10 @@ func TestMemoryFromDocument(t *testing.T) {
 	if m.Title != "Deploy rule" || m.Key != "deploy-rule" || m.Confidence != 0.5 || m.Content != "Staging first.\n" || m.CreatedBy == "" {
 		t.Fatalf("memory %+v", m)
 	}
+	if _, err := engine.MemoryFromDocument([]byte("---\ntitle: x\nsource: web\n---\nx")); recall.ErrorCode(err) != recall.EINVALID ||
+		!strings.Contains(recall.ErrorMessage(err), `Unknown frontmatter key "source"`) || !strings.Contains(recall.ErrorMessage(err), "metadata: {source:") {
+		t.Errorf("an unknown frontmatter key: %v, want EINVALID naming it and metadata", err)
+	}
 	if _, err := engine.MemoryFromDocument([]byte("---\nconfidence: high\n---\nx")); recall.ErrorCode(err) != recall.EINVALID {
 		t.Fatalf("a bad confidence = %v, want EINVALID", err)
 	}

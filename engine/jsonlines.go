@@ -96,6 +96,9 @@ func repeatedField(buf []byte) string {
 // ObservationJSON is an observation as timeline --json prints it and import
 // --observations reads it: the field names of the observe flags.
 type ObservationJSON struct {
+	// ID is the stored observation's id (for observation pin); ignored on
+	// import, where the store gives new ids.
+	ID       int64           `json:"id,omitempty"`
 	At       time.Time       `json:"at"`
 	Type     string          `json:"type"`
 	Key      string          `json:"key,omitempty"`
@@ -109,7 +112,20 @@ type ObservationJSON struct {
 
 // ToObservationJSON gives an observation its JSON form.
 func ToObservationJSON(o *recall.Observation) ObservationJSON {
-	return ObservationJSON{At: o.At, Type: o.Type, Key: o.Key, Session: o.Session, Project: o.Project, Tool: o.Tool, File: o.File, Content: o.Content, Metadata: o.Metadata}
+	return ObservationJSON{ID: o.ID, At: o.At, Type: o.Type, Key: o.Key, Session: o.Session, Project: o.Project, Tool: o.Tool, File: o.File, Content: o.Content, Metadata: o.Metadata}
+}
+
+// DescribeObservation names what an observation records, for the line
+// that confirms it: its type, and its key and session when it has them.
+func DescribeObservation(o *recall.Observation) string {
+	parts := []string{o.Type}
+	if o.Key != "" {
+		parts = append(parts, "key "+o.Key)
+	}
+	if o.Session != "" {
+		parts = append(parts, "session "+o.Session)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Observation is the observation j describes.

@@ -34,7 +34,7 @@ type Engine interface {
 	Restore(ctx context.Context, ref string, n int) (*recall.Memory, error)
 
 	Observe(ctx context.Context, obs []*recall.Observation) error
-	Timeline(ctx context.Context, f recall.ObservationFilter) ([]*recall.Observation, int, error)
+	FindObservations(ctx context.Context, f recall.ObservationFilter) ([]*recall.Observation, int, error)
 
 	StartSession(ctx context.Context, s *recall.Session) (*recall.SessionStartReport, error)
 	EndSession(ctx context.Context, end recall.SessionEnd) (*recall.Session, error)

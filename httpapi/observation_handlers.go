@@ -97,7 +97,9 @@ func (s *Server) findObservations(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.log(), err)
 		return
 	}
-	obs, total, err := s.Engine.Timeline(r.Context(), f)
+	// A filter over a collection: no match is an empty list (the
+	// ObservationService contract), not the CLI timeline's not-found.
+	obs, total, err := s.Engine.FindObservations(r.Context(), f)
 	if err != nil {
 		writeError(w, r, s.log(), err)
 		return

@@ -24,6 +24,7 @@ type putOut struct {
 	Collection string `json:"collection"`
 	Version    int    `json:"version"`
 	Created    bool   `json:"created" jsonschema:"false when an existing key got a new version"`
+	Unchanged  bool   `json:"unchanged,omitempty" jsonschema:"true when the memory already held this: no version was written"`
 }
 
 type refIn struct {
@@ -118,7 +119,7 @@ func (t *tools) put(ctx context.Context, req *sdk.CallToolRequest, in putIn) (*s
 		return nil, putOut{}, t.fail(ctx, "memory_put", err, "")
 	}
 	r := res.Memory
-	return nil, putOut{ID: r.ID, Key: r.Key, Collection: r.Collection, Version: r.Version, Created: res.Created}, nil
+	return nil, putOut{ID: r.ID, Key: r.Key, Collection: r.Collection, Version: r.Version, Created: res.Created, Unchanged: res.Unchanged}, nil
 }
 
 // clientName names the agent that wrote a memory: the MCP client's name.

@@ -15,6 +15,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/internal/buildinfo"
 )
 
 // DefaultBudget is the token budget of memory_context and recall://context
@@ -23,7 +24,7 @@ const DefaultBudget = 2000
 
 // Options configure a server.
 type Options struct {
-	Version string       // reported to clients
+	Version string       // reported to clients; "" means the binary's own (buildinfo.Version)
 	Logger  *slog.Logger // internal errors go here, never to the model; nil discards
 	Budget  int          // default context budget; 0 means DefaultBudget
 	// Now is the clock for relative times in searches; nil means time.Now.
@@ -44,7 +45,7 @@ func NewServer(eng Engine, opt Options) *sdk.Server {
 		opt.Budget = DefaultBudget
 	}
 	if opt.Version == "" {
-		opt.Version = "dev"
+		opt.Version = buildinfo.Version()
 	}
 	t := &tools{eng: eng, opt: opt, log: opt.Logger}
 	if t.log == nil {

@@ -128,8 +128,14 @@ func allServices(t *testing.T) *testEngine {
 // connected client session.
 func connect(t *testing.T, eng mcp.Engine, log *slog.Logger) *sdk.ClientSession {
 	t.Helper()
+	return connectServer(t, mcp.NewServer(eng, mcp.Options{Version: "test", Logger: log, Now: func() time.Time { return clock }}))
+}
+
+// connectServer runs server on in-memory transports and returns a
+// connected client session.
+func connectServer(t *testing.T, server *sdk.Server) *sdk.ClientSession {
+	t.Helper()
 	ctx := context.Background()
-	server := mcp.NewServer(eng, mcp.Options{Version: "test", Logger: log, Now: func() time.Time { return clock }})
 	ct, st := sdk.NewInMemoryTransports()
 	ss, err := server.Connect(ctx, st, nil)
 	if err != nil {
@@ -292,6 +298,14 @@ func TestServer_MemoryTools(t *testing.T) {
 		callOK(t, cs, "memory_put", map[string]any{"content": "Deploys go through staging, then canary.", "key": "deploy-rule"}, &again)
 		if again.ID != put.ID || again.Version != 2 || again.Created {
 			t.Fatalf("second put %+v", again)
+		}
+		var same struct {
+			Version   int
+			Unchanged bool
+		}
+		callOK(t, cs, "memory_put", map[string]any{"content": "Deploys go through staging, then canary.", "key": "deploy-rule"}, &same)
+		if same.Version != 2 || !same.Unchanged {
+			t.Fatalf("a put that changes nothing: %+v, want version 2 kept and unchanged", same)
 		}
 	})
 	t.Run("SearchCompact", func(t *testing.T) {

@@ -96,7 +96,7 @@ func MemoryItem(m *recall.Memory, passage string) recall.ContextItem {
 	if body == "" {
 		body = m.Content
 	}
-	body = clip(strings.Join(strings.Fields(body), " "), maxItemRunes)
+	body = clip(strings.Join(strings.Fields(recall.WithoutTitle(body, m.Title)), " "), maxItemRunes)
 	text := body
 	if m.Title != "" && !strings.HasPrefix(body, m.Title) {
 		text = m.Title + ": " + body

@@ -32,7 +32,7 @@ func (s *MemoryService) PutMemory(ctx context.Context, m *recall.Memory) (*recal
 	if err := s.db.checkMemory(&in); err != nil {
 		return nil, err
 	}
-	created := false
+	created, unchanged := false, false
 	err := s.db.tx(ctx, func(tx *Tx) error {
 		prev, err := tx.previous(ctx, &in)
 		if err != nil {
@@ -41,14 +41,21 @@ func (s *MemoryService) PutMemory(ctx context.Context, m *recall.Memory) (*recal
 		if created = prev == nil; created {
 			return tx.insert(ctx, &in, "put")
 		}
-		in = *overlay(prev, &in)
+		next := overlay(prev, &in)
+		if unchanged = recall.SameMemory(prev, next); unchanged {
+			in = *prev // nothing changed: no new version (MemoryService)
+			return nil
+		}
+		in = *next
 		return tx.write(ctx, &in, "put")
 	})
 	if err != nil {
 		return nil, err
 	}
-	s.db.wrote(ctx, in.ID)
-	return &recall.PutResult{Memory: &in, Created: created}, nil
+	if !unchanged {
+		s.db.wrote(ctx, in.ID)
+	}
+	return &recall.PutResult{Memory: &in, Created: created, Unchanged: unchanged}, nil
 }
 
 // previous returns the stored memory that m is a new version of (same
@@ -285,8 +292,13 @@ func (s *MemoryService) UpdateMemory(ctx context.Context, id string, upd recall.
 		if err != nil {
 			return err
 		}
+		before := *m
 		if err := s.db.applyUpdate(m, upd); err != nil {
 			return err
+		}
+		if recall.SameMemory(&before, m) {
+			out = &before // nothing changed: no new version (MemoryService)
+			return nil
 		}
 		out = m
 		return tx.write(ctx, m, "update")

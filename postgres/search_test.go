@@ -170,7 +170,9 @@ func TestConcurrentPutsOfOneKey(t *testing.T) {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			_, errs[i] = s.PutMemory(ctx, &recall.Memory{Key: "shared", Content: "writer"})
+			// Each writer says something else: a put that changes nothing
+			// writes no version.
+			_, errs[i] = s.PutMemory(ctx, &recall.Memory{Key: "shared", Content: fmt.Sprintf("writer %d", i)})
 		}(i)
 	}
 	wg.Wait()

@@ -173,6 +173,10 @@ func (s *MemoryService) ImportMemories(ctx context.Context, ms []*recall.Memory)
 				m.CreatedAt = p.CreatedAt
 			}
 			fillDefaults(m, tx.now)
+			if recall.SameMemory(p, m) {
+				res.Unchanged++ // keeps its version (MemoryService)
+				continue
+			}
 			if err := tx.write(ctx, m, "import"); err != nil {
 				return importError(i, m, err)
 			}

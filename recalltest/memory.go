@@ -289,6 +289,16 @@ func testUpdate(t *testing.T, open func(t *testing.T) recall.MemoryService) {
 			t.Fatalf("not stored: %+v", again)
 		}
 	})
+	t.Run("NothingChangedKeepsVersion", func(t *testing.T) {
+		s := open(t)
+		m := mustPut(t, s, &recall.Memory{Key: "k", Content: "one", Tags: []string{"a"}})
+		for _, upd := range []recall.MemoryUpdate{{}, {Content: ptr("one"), Tags: &[]string{"a"}}} {
+			got, err := s.UpdateMemory(ctx, m.ID, upd)
+			if err != nil || got.Version != 1 {
+				t.Fatalf("an update that changes nothing: version %v, err %v; want version 1 kept", got, err)
+			}
+		}
+	})
 	t.Run("ReplaceAndMergeTags", func(t *testing.T) {
 		s := open(t)
 		m := mustPut(t, s, &recall.Memory{Content: "x", Tags: []string{"a", "b"}})

@@ -59,6 +59,9 @@ func (db *DB) clean(m *recall.Memory) error {
 	if err := validateTierStatus(m.Tier, m.Status); err != nil {
 		return err
 	}
+	if err := recall.ValidateType(m.Type); err != nil {
+		return err
+	}
 	if !(m.Confidence >= 0 && m.Confidence <= 1) { // NaN too
 		return recall.Errorf(recall.EINVALID, "Invalid confidence %g: use a number from 0 to 1.", m.Confidence)
 	}
@@ -75,17 +78,10 @@ func (db *DB) clean(m *recall.Memory) error {
 }
 
 func validateTierStatus(tier, status string) error {
-	switch tier {
-	case "", recall.TierWorking, recall.TierRegister, recall.TierArchive:
-	default:
-		return recall.Errorf(recall.EINVALID, "Invalid tier %q: use working, register or archive.", tier)
+	if err := recall.ValidateTier(tier); err != nil {
+		return err
 	}
-	switch status {
-	case "", recall.StatusActive, recall.StatusSuperseded, recall.StatusArchived, recall.StatusCompacted:
-	default:
-		return recall.Errorf(recall.EINVALID, "Invalid status %q: use active, superseded, archived or compacted.", status)
-	}
-	return nil
+	return recall.ValidateStatus(status)
 }
 
 func (db *DB) redact(s string) string {
@@ -118,6 +114,9 @@ func putMemory(ctx context.Context, tx *Tx, m *recall.Memory) (*recall.PutResult
 		return &recall.PutResult{Memory: m, Created: true}, nil
 	}
 	next := overlay(prev, m)
+	if recall.SameMemory(prev, next) {
+		return &recall.PutResult{Memory: prev, Unchanged: true}, nil
+	}
 	if err := writeMemory(ctx, tx, next, "put"); err != nil {
 		return nil, err
 	}
@@ -376,8 +375,13 @@ func (s *MemoryService) UpdateMemory(ctx context.Context, id string, upd recall.
 		if err != nil {
 			return err
 		}
+		before := *m
 		if err := s.db.apply(m, upd); err != nil {
 			return err
+		}
+		if recall.SameMemory(&before, m) {
+			out = &before // nothing changed: no new version
+			return nil
 		}
 		if err := writeMemory(ctx, tx, m, "update"); err != nil {
 			return err

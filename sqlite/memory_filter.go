@@ -19,6 +19,9 @@ const FilterFields = "tags, type, category, priority, project, created_by, tier,
 // whereMemories turns a filter into an SQL condition over alias m and its
 // arguments. It always returns a valid condition ("1" when empty).
 func whereMemories(f recall.MemoryFilter) (string, []any, error) {
+	if err := f.Validate(); err != nil {
+		return "", nil, err
+	}
 	var conds []string
 	var args []any
 	eq := func(col string, v *string) {

@@ -152,6 +152,10 @@ func (s *MemoryService) ImportMemories(ctx context.Context, ms []*recall.Memory)
 					m.CreatedAt = prev.CreatedAt
 				}
 				fillDefaults(m, tx)
+				if recall.SameMemory(prev, m) {
+					res.Unchanged++
+					continue
+				}
 				err = writeMemory(ctx, tx, m, "import")
 				res.Updated++
 			} else {

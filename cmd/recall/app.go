@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/engine"
+	"github.com/recall-mem/recall/internal/buildinfo"
 	"github.com/spf13/cobra"
 )
 
@@ -61,6 +63,9 @@ func (a *app) execute(ctx context.Context, args []string) int {
 	}
 	var ue *usageError
 	switch {
+	case isFlagRuleError(err):
+		fmt.Fprintf(a.stderr, "recall: %v (see '%s --help')\n", err, commandPath(root, args))
+		return exitUsage
 	case errors.As(err, &ue):
 		fmt.Fprintf(a.stderr, "recall: %s\n", ue.msg)
 		return exitUsage
@@ -74,6 +79,28 @@ func (a *app) execute(ctx context.Context, args []string) int {
 		fmt.Fprintf(a.stderr, "recall: %s\n", recall.ErrorMessage(err))
 		return exitData
 	}
+}
+
+// isFlagRuleError reports whether err is cobra's refusal of a flag rule
+// (a required flag missing, flags that go together or exclude each other):
+// cobra returns these as plain errors after the flag error func has run,
+// and they are usage errors like any other bad flag.
+func isFlagRuleError(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"required flag(s) ", "if any flags in the group ", "at least one of the flags in the group "} {
+		if strings.HasPrefix(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// commandPath names the command args run, for the pointer to its help.
+func commandPath(root *cobra.Command, args []string) string {
+	if c, _, err := root.Find(args); err == nil {
+		return c.CommandPath()
+	}
+	return root.CommandPath()
 }
 
 func (a *app) rootCommand() *cobra.Command {
@@ -90,6 +117,8 @@ store ($XDG_DATA_HOME/recall). Run 'recall where' to see which one is used.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.Version = buildinfo.Read().Short()
+	root.SetVersionTemplate(buildinfo.Read().String() + "\n")
 	root.PersistentFlags().StringVar(&a.eng.StoreFlag, "store", "", "use the store in `DIR`")
 	root.PersistentFlags().BoolVar(&a.eng.GlobalFlag, "global", false, "use the global store")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
@@ -97,6 +126,7 @@ store ($XDG_DATA_HOME/recall). Run 'recall where' to see which one is used.`,
 	})
 	root.AddCommand(a.commands()...)
 	groupCommands(root)
+	a.registerCompletions(root)
 	// Unknown commands and bad arguments are usage errors.
 	for _, c := range root.Commands() {
 		wrapArgs(c)
@@ -161,7 +191,7 @@ var commandGroups = []struct {
 	{"capture", "Capture and sessions:", []string{"observe", "timeline", "observation", "hook", "install", "session", "procedure"}},
 	{"tiers", "Working memory and tiers:", []string{"sync", "init-ids", "maintain", "pin", "unpin", "snooze", "demote", "archive", "supersede", "review", "rollup", "tiers"}},
 	{"forget", "Forgetting:", []string{"purge", "sweep", "stats"}},
-	{"store", "Store, servers and tools:", []string{"init", "where", "doctor", "backup", "restore-backup", "reindex", "mcp", "serve", "bench", "demo"}},
+	{"store", "Store, servers and tools:", []string{"init", "where", "doctor", "backup", "restore-backup", "reindex", "mcp", "serve", "bench", "demo", "version"}},
 }
 
 func groupCommands(root *cobra.Command) {

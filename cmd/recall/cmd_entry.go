@@ -33,7 +33,7 @@ func (a *app) entryCommand(name string) *cobra.Command {
 	c := &cobra.Command{
 		Use:     name + " ID|KEY",
 		Short:   spec.short,
-		Long:    spec.long + "\n\nThe store changes in one transaction; a managed entry's line moves between\nfiles as seed 000's editing rules say, nothing else in any file changes.",
+		Long:    spec.long + "\n\nThe store changes in one transaction. The entry's line moves whole, with its\n^id, between the managed files (working file, registers, archive); nothing else\nin any file changes.",
 		Example: "  recall " + name + " tr8f2a1c3d7e\n  recall " + name + " ^tr8f2a1c3d7e --json",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {

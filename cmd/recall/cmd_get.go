@@ -13,8 +13,9 @@ func (a *app) getCommand() *cobra.Command {
 	var jsonOut bool
 	c := &cobra.Command{
 		Use:   "get ID|KEY",
-		Short: "Print a memory: AI-ready context (default), JSON or raw content",
-		Long: `Print a memory by id or key.
+		Short: "Print a memory (or a rollup by its id): AI-ready context (default), JSON or raw content",
+		Long: `Print a memory by id or key, or a rollup by its id (as search and tiers
+print it; the raw format is its summary).
 
   --format context  the title, id, when and why it was created, tags and
                     related references, then the content: text to inject
@@ -34,11 +35,25 @@ func (a *app) getCommand() *cobra.Command {
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
-			m, err := a.eng.Get(c.Context(), args[0], collection)
-			if err != nil && !(version > 0 && recall.IsID(args[0])) {
-				return err
+			// --version 0 or less reaches the engine, which refuses it.
+			byVersion := c.Flags().Changed("version")
+			var m *recall.Memory
+			var err error
+			if byVersion {
+				m, err = a.eng.Get(c.Context(), args[0], collection)
+				if err != nil && !recall.IsID(args[0]) {
+					return err
+				}
+			} else {
+				var r *recall.Rollup
+				if m, r, err = a.eng.Lookup(c.Context(), args[0], collection); err != nil {
+					return err
+				}
+				if r != nil {
+					return a.printGotRollup(r, format)
+				}
 			}
-			if version > 0 {
+			if byVersion {
 				ref := args[0]
 				if m != nil {
 					ref = m.ID
@@ -63,4 +78,18 @@ func (a *app) getCommand() *cobra.Command {
 	c.Flags().IntVar(&version, "version", 0, "print version `N` instead of the current one")
 	c.Flags().BoolVar(&jsonOut, "json", false, "shorthand for --format json")
 	return c
+}
+
+// printGotRollup prints a rollup get found: JSON, its summary (raw), or
+// the summary with its tally and sources.
+func (a *app) printGotRollup(r *recall.Rollup, format string) error {
+	switch format {
+	case "json":
+		return writeJSON(a.stdout, r)
+	case "raw":
+		fprintf(a.stdout, "%s\n", r.Summary)
+		return nil
+	}
+	a.printRollup(r)
+	return nil
 }

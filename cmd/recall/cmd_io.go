@@ -12,7 +12,7 @@ func (a *app) importCommand() *cobra.Command {
 		Short: "Load memories from JSON Lines (as written by export), all or nothing",
 		Long: `Load memories from JSON Lines, one memory object per line, as written by
 'recall export'. Ids are preserved: a memory whose id exists is updated (a new
-version), others are added. The import is one transaction: on any error
+version; none when it already holds the same, "unchanged"), others are added. The import is one transaction: on any error
 nothing is written.
 
 With --observations the input is observations instead, one JSON object per
@@ -44,7 +44,11 @@ accepted), again all or nothing.`,
 			if jsonOut {
 				return writeJSON(a.stdout, res)
 			}
-			fprintf(a.stdout, "Imported %d memories: %d added, %d updated\n", res.Added+res.Updated, res.Added, res.Updated)
+			fprintf(a.stdout, "Imported %d memories: %d added, %d updated", res.Added+res.Updated, res.Added, res.Updated)
+			if res.Unchanged > 0 {
+				fprintf(a.stdout, ", %d unchanged (versions kept)", res.Unchanged)
+			}
+			fprintf(a.stdout, "\n")
 			return nil
 		},
 	}

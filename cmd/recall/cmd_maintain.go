@@ -32,7 +32,8 @@ func (a *app) maintainCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "maintain",
 		Short: "Keep working memory under budget and review stale, conflicting and open entries",
-		Long: `Run maintenance on the managed markdown files and the store (seed 000).
+		Long: `Run maintenance on the managed markdown files (the working file, registers
+and archive) and the store.
 
 Preconditions: every managed entry has an id and no id appears twice;
 otherwise maintain refuses (exit 1) and says how to fix it.

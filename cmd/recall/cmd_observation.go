@@ -32,8 +32,7 @@ func (a *app) observationPinCommand(pin bool) *cobra.Command {
 		Long: short + `.
 
 A landmark is an observation worth keeping past its type's retention period:
-the first session of a project, the error that explained a long hunt (seed 003,
-Q1). Pins protect from sweeps only; 'recall purge' still deletes a pinned
+the first session of a project, the error that explained a long hunt. Pins protect from sweeps only; 'recall purge' still deletes a pinned
 observation. IDs are observation numbers as shown by 'recall purge', 'recall
 timeline --json' or 'recall search --observations'.`,
 		Example: "  recall observation " + use + " 42 97",

@@ -65,7 +65,7 @@ any word is accepted. --key names what the observation is about (e.g.
 			if jsonOut {
 				return writeJSON(a.stdout, map[string]any{"id": o.ID, "observation": engine.ToObservationJSON(o)})
 			}
-			fprintf(a.stdout, "%d\n", o.ID)
+			fprintf(a.stdout, "Recorded observation %d (%s)\n", o.ID, engine.DescribeObservation(o))
 			return nil
 		},
 	}
@@ -178,9 +178,9 @@ func (a *app) printObservations(obs []engine.ObservationJSON) error {
 		return nil
 	}
 	w := table(a.stdout)
-	fprintf(w, "OBSERVED\tTYPE\tSESSION\tCONTENT\n")
+	fprintf(w, "ID\tOBSERVED\tTYPE\tSESSION\tCONTENT\n")
 	for _, o := range obs {
-		fprintf(w, "%s\t%s\t%s\t%s\n", stamp(o.At), o.Type, dash(oneLine(o.Session, 12)), oneLine(o.Content, 80))
+		fprintf(w, "%d\t%s\t%s\t%s\t%s\n", o.ID, stamp(o.At), o.Type, dash(oneLine(o.Session, 12)), oneLine(o.Content, 80))
 	}
 	return w.Flush()
 }

@@ -14,11 +14,13 @@ func (a *app) putCommand() *cobra.Command {
 		Long: `Store a memory. The content comes from FILE, from stdin ("-" or no argument)
 or from --text. YAML frontmatter at the top of the input fills fields (title,
 key, collection, tags, type, category, context, related, project, priority,
-confidence, pinned, metadata); flags win over frontmatter.
+created_by, tier, occurred_at, confidence, pinned, metadata); flags win over
+frontmatter. Another key is refused: put fields of your own under metadata.
 
 The key defaults to the slug of the title, else of the first H1, else none.
 Putting a key that exists in the collection writes a new version of that
-memory instead of a duplicate.`,
+memory instead of a duplicate; a put that changes nothing writes no version
+and says "unchanged".`,
 		Example: `  recall put notes.md --collection knowledge --tags gpu,performance
   echo "Deploys go through staging first." | recall put --title "Deploy rule" --type decision
   recall put --text "Prefers tabs over spaces" --type preference --key indent-style`,
@@ -57,15 +59,18 @@ memory instead of a duplicate.`,
 			if jsonOut {
 				return writeJSON(a.stdout, map[string]any{
 					"id": res.Memory.ID, "key": res.Memory.Key, "collection": res.Memory.Collection,
-					"version": res.Memory.Version, "created": res.Created,
+					"version": res.Memory.Version, "created": res.Created, "unchanged": res.Unchanged,
 				})
 			}
 			fprintf(a.stdout, "%s\n", res.Memory.ID)
+			if res.Unchanged {
+				fprintf(a.stderr, "unchanged: %s already holds this; version %d kept\n", res.Memory.ID, res.Memory.Version)
+			}
 			return nil
 		},
 	}
 	f.register(c)
 	c.Flags().StringVar(&text, "text", "", "the content as an argument instead of a file")
-	c.Flags().BoolVar(&jsonOut, "json", false, "print {id, key, collection, version, created}")
+	c.Flags().BoolVar(&jsonOut, "json", false, "print {id, key, collection, version, created, unchanged}")
 	return c
 }

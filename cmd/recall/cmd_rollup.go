@@ -16,7 +16,7 @@ func (a *app) rollupCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "rollup",
 		Short: "Roll closed time buckets up the tiers: 4h, daily, weekly, monthly",
-		Long: `Summarise every closed time bucket not yet rolled up (seed 004). Raw
+		Long: `Summarise every closed time bucket not yet rolled up. Raw
 memories (unkeyed, unpinned, outside the working set) and observations are
 grouped by type and key into 4h rollups and marked compacted; 4h rollups
 make daily ones, daily make weekly (weeks start on Monday), weekly make
@@ -110,6 +110,12 @@ func (a *app) explainRollup(ctx context.Context, id string, jsonOut bool) error 
 	if jsonOut {
 		return writeJSON(a.stdout, r)
 	}
+	a.printRollup(r)
+	return nil
+}
+
+// printRollup shows a rollup, its tally and its sources for people.
+func (a *app) printRollup(r *recall.Rollup) {
 	fprintf(a.stdout, "Rollup %s: %s bucket %s → %s\n", r.ID, r.BucketType, stamp(r.BucketStart), stamp(r.BucketEnd))
 	key := r.Key
 	if key == "" {
@@ -133,5 +139,5 @@ func (a *app) explainRollup(ctx context.Context, id string, jsonOut bool) error 
 		}
 		fprintf(w, "  %s\t%s\t%s\t%s\n", s.Kind, s.ID, stamp(s.At), text)
 	}
-	return w.Flush()
+	w.Flush()
 }

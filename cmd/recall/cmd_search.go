@@ -136,7 +136,7 @@ func hitText(h *recall.SearchHit) string {
 		if text != "" {
 			text += ": "
 		}
-		text += h.Snippet
+		text += recall.WithoutTitle(h.Snippet, h.Memory.Title)
 	}
 	return text
 }

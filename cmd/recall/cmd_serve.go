@@ -6,10 +6,10 @@ import (
 	"log/slog"
 	"net"
 	"os"
-	"runtime/debug"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/httpapi"
 	"github.com/recall-mem/recall/mcp"
 	"github.com/recall-mem/recall/web"
@@ -23,15 +23,7 @@ func (a *app) logger() *slog.Logger {
 }
 
 func (a *app) mcpServer(log *slog.Logger) *sdk.Server {
-	return mcp.NewServer(a.eng, mcp.Options{Version: buildVersion(), Logger: log, Budget: a.eng.Config.Hook.ContextTokens})
-}
-
-// buildVersion is the module version the binary was built from, or "dev".
-func buildVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
+	return mcp.NewServer(a.eng, mcp.Options{Logger: log, Budget: a.eng.Config.Hook.ContextTokens})
 }
 
 func (a *app) mcpCommand() *cobra.Command {
@@ -120,7 +112,7 @@ an HttpOnly cookie instead.`,
 			}
 			srv := &httpapi.Server{Engine: a.eng, Token: token, Loopback: loopback, Logger: log,
 				MCP: mcp.HTTPHandler(a.mcpServer(log), log), UI: ui}
-			fprintf(a.stderr, "recall: serving %s on http://%s (web UI /, REST /v1/, MCP /mcp); Ctrl-C stops\n", a.eng.Location.Dir, ln.Addr())
+			fprintf(a.stderr, "recall: serving %s on http://%s (web UI /, REST /v1/, MCP /mcp); Ctrl-C stops\n", a.eng.Location.Dir, engine.ListenAddr(addr, ln.Addr()))
 			if err := srv.Serve(c.Context(), ln); err != nil {
 				return err
 			}

@@ -87,9 +87,13 @@ func (a *app) sessionEndCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "end --summary TEXT",
 		Short: "End a session: capture its summary, what was learned and a pin",
-		Long: `Capture a session (the intake valve): its summary, what was learned and,
-optionally, a core memory to pin (never evicted; pins are deduplicated by
-title). Without --session, the newest session that has not ended.`,
+		Long: `Capture a session: its summary, what was learned and, optionally, a memory
+to pin (pinned memories are in the working set and never evicted). --pin
+pins the existing memory whose key or title it is, or whose key is its slug
+("Deploy rule" names deploy-rule); otherwise it creates a pinned core memory
+with that title and --learned (else --summary) as its text. Naming a memory
+that is already pinned is refused and writes nothing. Without --session, the
+newest session that has not ended.`,
 		Example: `  recall session end --summary "Fixed the flaky login test" --learned "Tokens expire after 30m" --pin "Token lifetime"`,
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -119,13 +123,19 @@ title). Without --session, the newest session that has not ended.`,
 				return writeJSON(a.stdout, s)
 			}
 			fprintf(a.stdout, "Session %s captured\n", s.ID)
+			switch {
+			case s.PinCreated:
+				fprintf(a.stdout, "Pinned a new core memory %q (%s): no memory had that key or title\n", end.Pin, dash(s.PinID))
+			case s.PinID != "":
+				fprintf(a.stdout, "Pinned the existing memory %s (%q names it)\n", s.PinID, end.Pin)
+			}
 			return nil
 		},
 	}
 	c.Flags().StringVar(&end.ID, "session", "", "session `ID` (default: the newest open one)")
 	c.Flags().StringVar(&end.Summary, "summary", "", "what the session did (required)")
 	c.Flags().StringVar(&end.Learned, "learned", "", "what was learned")
-	c.Flags().StringVar(&end.Pin, "pin", "", "pin a core memory with this `TITLE` (its text: --learned, else --summary)")
+	c.Flags().StringVar(&end.Pin, "pin", "", "pin the memory this `KEY|TITLE` names, else a new core memory with this title")
 	c.Flags().BoolVar(&jsonOut, "json", false, "print the session as JSON")
 	return c
 }

@@ -22,8 +22,7 @@ each type's retention period), memories per tier, the size of the database
 and its write-ahead log, free pages, rows added in the last 30 days with their
 estimated size, and the size a year from now at that rate.
 
-The last line says whether retention is worth enabling, by seed 003's "when to
-reconsider": past 100 MiB, when a year's growth at this rate gets there, or
+The last line says whether retention sweeps are worth enabling: past 100 MiB, when a year's growth at this rate gets there, or
 when one type without a retention period carries most of the volume.`,
 		Example: `  recall stats
   recall stats --json`,
@@ -69,6 +68,12 @@ func (a *app) printStats(st *recall.StoreStats, p recall.RetentionPolicy) {
 	fprintf(w, "Memories\t%d\t%d versions\n", st.Memories, st.Versions)
 	for _, t := range slices.Sorted(maps.Keys(st.MemoriesByTier)) {
 		fprintf(w, "  %s\t%d\t\n", t, st.MemoriesByTier[t])
+	}
+	fprintf(w, "Rollups\t%d\tsummaries of closed time buckets ('recall tiers')\n", st.Rollups)
+	for _, t := range recall.BucketTypes {
+		if n := st.RollupsByType[t]; n > 0 {
+			fprintf(w, "  %s\t%d\t\n", t, n)
+		}
 	}
 	fprintf(w, "Sessions\t%d\t\n", st.Sessions)
 	w.Flush()

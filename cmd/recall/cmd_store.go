@@ -43,6 +43,7 @@ func (a *app) commands() []*cobra.Command {
 		a.procedureCommand(),
 		a.doctorCommand(),
 		a.reindexCommand(),
+		a.versionCommand(),
 	}
 }
 

@@ -22,7 +22,7 @@ func (a *app) sweepCommand() *cobra.Command {
   file_read = 90          # per type; a type not listed is never swept
   search = 0              # 0 turns a default off
 
-The defaults (seed 003): user_prompt and command_error 730 days; file_write,
+The default periods: user_prompt and command_error 730 days; file_write,
 file_edit, session_start and session_end 365; command 180; file_read, search
 and mcp_call 90. Observations already rolled up (status compacted) are swept
 after [rollup] raw_retention_days (default 30) even with retention off, since

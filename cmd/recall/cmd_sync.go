@@ -72,7 +72,8 @@ Files are written first (temporary file and rename), then the store in one
 transaction; if that fails the files are put back. After a crash between the
 two, running sync again repairs the difference.
 
-If memory/.recall/metadata.json exists (seed 000's layout) it is imported on
+If memory/.recall/metadata.json exists (per-entry fields kept beside the
+files) it is imported on
 the first sync and rewritten from the store on every sync and maintain, keys
 sorted with 2-space indentation.`,
 		Example: `  recall sync

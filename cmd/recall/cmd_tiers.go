@@ -7,6 +7,9 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// latestRollups is how many rollups tiers lists with their ids.
+const latestRollups = 10
+
 // Honest labels for the two estimated columns, printed with the figures.
 const (
 	tokensNote = "estimate: characters / 4 of the text an agent reads (title and content, or the summary)"
@@ -18,11 +21,12 @@ func (a *app) tiersCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "tiers",
 		Short: "Show the raw and rollup tiers: counts, date ranges, tokens and size",
-		Long: `Show what the store holds per tier (seed 004's /mem tier): raw memories and
+		Long: `Show what the store holds per tier: raw memories and
 observations by status (compacted ones have been rolled up), and rollups by
 bucket type (4h, daily, weekly, monthly) and status (superseded ones were
 contradicted by a newer rollup). For each: the count, the date range, a
-token estimate (characters / 4) and the stored bytes of the rows.`,
+token estimate (characters / 4) and the stored bytes of the rows. Then the
+rollups of the newest buckets with their ids, for 'recall get ID'.`,
 		Example: `  recall tiers
   recall tiers --json`,
 		Args: cobra.NoArgs,
@@ -34,11 +38,18 @@ token estimate (characters / 4) and the stored bytes of the rows.`,
 			if err != nil {
 				return err
 			}
+			latest, err := a.eng.LatestRollups(c.Context(), latestRollups)
+			if err != nil {
+				return err
+			}
 			if jsonOut {
 				if stats == nil {
 					stats = []recall.TierStat{}
 				}
-				return writeJSON(a.stdout, map[string]any{"tiers": stats, "tokens": tokensNote, "bytes": bytesNote})
+				if latest == nil {
+					latest = []*recall.Rollup{}
+				}
+				return writeJSON(a.stdout, map[string]any{"tiers": stats, "latest_rollups": latest, "tokens": tokensNote, "bytes": bytesNote})
 			}
 			if len(stats) == 0 {
 				fprintf(a.stderr, "The store is empty. Add memories with `recall put`, then `recall rollup`.\n")
@@ -52,6 +63,15 @@ token estimate (characters / 4) and the stored bytes of the rows.`,
 			}
 			w.Flush()
 			fprintf(a.stdout, "Tokens: %s.\nBytes: %s.\n", tokensNote, bytesNote)
+			if len(latest) > 0 {
+				fprintf(a.stdout, "\nLatest rollups ('recall get ID' shows one and its sources):\n")
+				w = table(a.stdout)
+				fprintf(w, "ID\tBUCKET\tSTART\tTYPE\tKEY\tSUMMARY\n")
+				for _, r := range latest {
+					fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.BucketType, r.BucketStart.UTC().Format("2006-01-02 15:04"), r.MemoryType, dash(r.Key), oneLine(r.Summary, 60))
+				}
+				w.Flush()
+			}
 			return nil
 		},
 	}

@@ -15,6 +15,9 @@ func (a *app) updateCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "update ID|KEY",
 		Short: "Change fields of a memory (a new version; the old one is kept)",
+		Long: `Change fields of a memory. Each update that changes something writes a new
+version and keeps the old one; an update that changes nothing (no flags, or
+the values it already has) writes none and says "unchanged".`,
 		Example: `  recall update gpu-patterns --content updated.md
   recall update gpu-patterns --tags gpu,metal --merge-tags`,
 		Args: cobra.ExactArgs(1),
@@ -57,11 +60,17 @@ func (a *app) updateCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			was := m.Version
 			if m, err = a.eng.Update(c.Context(), m.ID, upd); err != nil {
 				return err
 			}
+			unchanged := m.Version == was
 			if jsonOut {
-				return writeJSON(a.stdout, map[string]any{"id": m.ID, "key": m.Key, "collection": m.Collection, "version": m.Version})
+				return writeJSON(a.stdout, map[string]any{"id": m.ID, "key": m.Key, "collection": m.Collection, "version": m.Version, "unchanged": unchanged})
+			}
+			if unchanged {
+				fprintf(a.stdout, "%s unchanged: version %d kept (no flag changed a field)\n", m.ID, m.Version)
+				return nil
 			}
 			fprintf(a.stdout, "%s version %d\n", m.ID, m.Version)
 			return nil

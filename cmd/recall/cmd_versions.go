@@ -35,27 +35,44 @@ func (a *app) versionsCommand() *cobra.Command {
 
 func (a *app) diffCommand() *cobra.Command {
 	var from, to int
+	var jsonOut bool
 	c := &cobra.Command{
-		Use:   "diff ID|KEY --from N --to M",
+		Use:   "diff ID|KEY [--from N] [--to M]",
 		Short: "Show what changed between two versions of a memory (unified diff)",
-		Args:  cobra.ExactArgs(1),
+		Long: `Show what changed between two versions of a memory: a unified diff of its
+fields, then its content. Fields are compared as values (times as instants),
+so a version that differs only in form shows no change. --to defaults to the
+latest version and --from to the one before --to; with --json the changed
+fields are listed with both values.`,
+		Example: `  recall diff deploy-rule              # the last change
+  recall diff deploy-rule --from 1 --to 3
+  recall diff deploy-rule --json`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			if from <= 0 || to <= 0 {
-				return usagef("diff needs --from N and --to M (version numbers from `recall versions %s`)", args[0])
+			if from < 0 || to < 0 {
+				return usagef("versions count from 1 (see 'recall versions %s')", args[0])
 			}
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
-			out, err := a.eng.Diff(c.Context(), args[0], from, to)
+			d, err := a.eng.DiffVersions(c.Context(), args[0], from, to)
 			if err != nil {
 				return err
 			}
-			_, err = a.stdout.Write(out)
+			if jsonOut {
+				return writeJSON(a.stdout, d)
+			}
+			if d.Unified == "" {
+				fprintf(a.stdout, "%s: versions %d and %d hold the same\n", d.ID, d.From, d.To)
+				return nil
+			}
+			_, err = a.stdout.Write([]byte(d.Unified))
 			return err
 		},
 	}
-	c.Flags().IntVar(&from, "from", 0, "old version `N`")
-	c.Flags().IntVar(&to, "to", 0, "new version `M`")
+	c.Flags().IntVar(&from, "from", 0, "old version `N` (default: the one before --to)")
+	c.Flags().IntVar(&to, "to", 0, "new version `M` (default: the latest)")
+	c.Flags().BoolVar(&jsonOut, "json", false, "print {id, from, to, fields, content_changed, diff}")
 	return c
 }
 
