@@ -96,3 +96,34 @@ func TestEngine_SessionUpkeepBadStamp(t *testing.T) {
 		t.Fatalf("stamp after the upkeep ran = %q, want a time", b)
 	}
 }
+
+// An upkeep run cut short (here a cancelled context, as a hook past its
+// budget or a killed process) records no stamp, so the next session start
+// runs the upkeep in full.
+func TestEngine_SessionUpkeepCutShort(t *testing.T) {
+	e := openEngine(t)
+	stamp := filepath.Join(e.Location.Dir, engine.UpkeepStampFile)
+	day := e.Now().Truncate(24*time.Hour).AddDate(0, 0, -3)
+	if err := e.Observe(context.Background(), []*recall.Observation{{Type: recall.ObsCommand, Session: "old", Content: "make build", At: day}}); err != nil {
+		t.Fatal(err)
+	}
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, _ = e.StartSession(cancelled, &recall.Session{ID: "s1", Agent: "test"})
+	if _, err := os.Stat(stamp); !os.IsNotExist(err) {
+		t.Fatalf("a cut-short upkeep left a stamp (%v): the next start would skip its work", err)
+	}
+	if _, err := e.StartSession(context.Background(), &recall.Session{ID: "s2", Agent: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	svc, err := e.Rollups()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if all, err := svc.FindRollups(context.Background(), recall.RollupFilter{}); err != nil || len(all) == 0 {
+		t.Fatalf("after the cut-short run, the next start rolled up %d (%v), want the skipped work done", len(all), err)
+	}
+	if _, err := os.Stat(stamp); err != nil {
+		t.Fatalf("the complete run left no stamp: %v", err)
+	}
+}
