@@ -80,9 +80,18 @@ func (b bytesFirst) BuildContext(ctx context.Context, req recall.ContextRequest)
 // session_budget_ms) and, with [retention] enabled, observations past their
 // type's retention are swept (seed 003's opportunistic trigger: at least
 // 100 observations older than a day). Neither ever fails the session.
+// Both are skipped while a complete run is recent (upkeepstamp.go).
 func (e *Engine) heartbeatUpkeep() journal.Upkeep {
 	return journal.UpkeepFunc(func(ctx context.Context, _ time.Time) (int, error) {
-		e.OpportunisticRollup(ctx, 0)
-		return e.OpportunisticSweep(ctx, e.Log), nil
+		now := e.Now()
+		if !e.upkeepDue(now) {
+			return 0, nil
+		}
+		rep := e.OpportunisticRollup(ctx, 0)
+		swept, ok := e.opportunisticSweep(ctx, e.Log)
+		if rep != nil && rep.Done && ok && ctx.Err() == nil {
+			e.markUpkeepDone(now)
+		}
+		return swept, nil
 	})
 }

@@ -29,25 +29,32 @@ func (e *Engine) Sweep(ctx context.Context) (*recall.SweepReport, error) {
 // older than a day, and it never fails the session: errors go to log. It
 // returns how many observations it removed.
 func (e *Engine) OpportunisticSweep(ctx context.Context, log io.Writer) int {
+	n, _ := e.opportunisticSweep(ctx, log)
+	return n
+}
+
+// opportunisticSweep is OpportunisticSweep that also reports whether it
+// finished (false when it failed), for the upkeep stamp.
+func (e *Engine) opportunisticSweep(ctx context.Context, log io.Writer) (int, bool) {
 	p := e.RetentionPolicy()
 	if !p.Enabled {
-		return 0
+		return 0, true
 	}
 	dayAgo := e.Now().Add(-forget.Day)
 	_, old, err := e.obs.FindObservations(ctx, recall.ObservationFilter{Until: &dayAgo, Limit: 1})
 	if err != nil {
 		fprintf(log, "recall: retention sweep skipped: %v\n", err)
-		return 0
+		return 0, false
 	}
 	if !forget.ShouldSweep(p, old) {
-		return 0
+		return 0, true
 	}
 	rep, err := e.Sweep(ctx)
 	if err != nil {
 		fprintf(log, "recall: retention sweep failed: %v\n", err)
-		return 0
+		return 0, false
 	}
-	return rep.Deleted
+	return rep.Deleted, true
 }
 
 // fprintf writes to w unless it is nil.

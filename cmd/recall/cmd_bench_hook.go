@@ -25,6 +25,7 @@ func (a *app) benchHookCommand() *cobra.Command {
 	}
 	c.Flags().IntVar(&h.Observations, "observations", 100000, "observations in the store (`N`)")
 	c.Flags().IntVar(&h.Runs, "runs", 30, "processes to time per event (`R`)")
+	c.Flags().BoolVar(&h.RolledUp, "rolled-up", false, "run 'recall rollup' after seeding (a store whose upkeep keeps up)")
 	c.Flags().BoolVar(&jsonOut, "json", false, "print JSON")
 	return c
 }
