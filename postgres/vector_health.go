@@ -11,10 +11,8 @@ import (
 
 // The provider's last failure is a fact of the namespace in store_meta,
 // not of the process: doctor, run elsewhere, must see why memories wait.
-const (
-	metaEmbedError   = "embed_error"
-	metaEmbedErrorAt = "embed_error_at"
-)
+// The keys are those the SQLite store uses.
+const metaEmbedError, metaEmbedErrorAt = "embed_error", "embed_error_at"
 
 // isCutShort says that err is the caller's cancellation or deadline, not a
 // failure of the provider.
