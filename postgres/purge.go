@@ -33,7 +33,12 @@ func (s *ForgetService) PlanPurge(ctx context.Context, c recall.PurgeCriteria, s
 			return err
 		}
 		rep.Rollups, rep.SessionTexts = len(rollups), len(sessions)
-		if rep.Matched()+rep.Copies() == 0 {
+		if !c.Memories {
+			if rep.Sessions, err = tx.plannedSessions(ctx, c); err != nil {
+				return err
+			}
+		}
+		if rep.Matched()+rep.Copies()+rep.Sessions == 0 {
 			rep.Wider, err = tx.widerPurge(ctx, c)
 		}
 		return err
@@ -92,6 +97,23 @@ func (tx *Tx) planPurge(ctx context.Context, c recall.PurgeCriteria, sample int)
 	}
 	rep.Sample = items[:min(sample, len(items))]
 	return rep, ids, nil
+}
+
+// plannedSessions counts the sessions a purge of observations under c
+// removes by running it in a savepoint that is rolled back: which
+// sessions go (those emptied without a summary, those named whole) is
+// decided in purgeObservations alone, so the plan cannot disagree with it.
+func (tx *Tx) plannedSessions(ctx context.Context, c recall.PurgeCriteria) (int, error) {
+	sp, err := tx.Begin(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("plan purge: %w", err)
+	}
+	defer sp.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // a plan never keeps its deletes
+	scratch := &recall.PurgeReport{}
+	if _, err := (&Tx{Tx: sp, db: tx.db, now: tx.now}).purgeObservations(ctx, c, scratch); err != nil {
+		return 0, err
+	}
+	return scratch.Sessions, nil
 }
 
 // widerPurge says what the wider --match rules would match when c's

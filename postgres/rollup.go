@@ -56,7 +56,14 @@ func (s *RollupService) RunRollups(ctx context.Context, run recall.RollupRun) (*
 			}
 			defer t.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // a dry run never commits
 			tx := &Tx{Tx: t, db: s.db, now: s.db.now()}
-			return s.run(ctx, run, rep, func(fn func(*Tx) error) error { return fn(tx) })
+			if err := s.run(ctx, run, rep, func(fn func(*Tx) error) error { return fn(tx) }); err != nil || len(run.Keep) == 0 {
+				return err
+			}
+			// Counted in the transaction that is rolled back, after the
+			// rolls that mark rollups as rolled, so the report says what
+			// the real run would prune.
+			rep.Pruned, err = tx.pruneRollups(ctx, run.Now, run.Keep)
+			return err
 		}
 		if err := s.run(ctx, run, rep, func(fn func(*Tx) error) error { return s.db.tx(ctx, fn) }); err != nil || len(run.Keep) == 0 {
 			return err

@@ -170,11 +170,12 @@ func (s *VectorService) embedRound(ctx context.Context, e recall.Embedder, n int
 		}
 	}
 	vecs, err := e.Embed(ctx, texts)
-	if err != nil {
-		return 0, err
+	if err == nil && len(vecs) != len(texts) {
+		err = recall.Errorf(recall.EUNAVAILABLE, "The embedder returned %d vectors for %d passages.", len(vecs), len(texts))
 	}
-	if len(vecs) != len(texts) {
-		return 0, recall.Errorf(recall.EUNAVAILABLE, "The embedder returned %d vectors for %d passages.", len(vecs), len(texts))
+	if err != nil {
+		s.noteFailure(err)
+		return 0, err
 	}
 	err = s.db.tx(ctx, func(tx *Tx) error {
 		b := &pgx.Batch{}
@@ -196,7 +197,10 @@ func (s *VectorService) embedRound(ctx context.Context, e recall.Embedder, n int
 					s.db.Namespace, it.id, c.Index, c.Start, c.End, e.Model(), e.Dim(), it.hash, v)
 			}
 		}
-		return tx.SendBatch(ctx, b).Close()
+		if err := tx.SendBatch(ctx, b).Close(); err != nil {
+			return err
+		}
+		return tx.clearFailure(ctx) // the provider answered
 	})
 	if err != nil {
 		return 0, fmt.Errorf("store vectors: %w", err)

@@ -102,13 +102,19 @@ func (s *VectorService) failed(err error, n int) {
 	}
 }
 
-// DrainQueue embeds queued memories for at most budget.
+// DrainQueue embeds queued memories for at most budget (0: until the
+// queue is empty or ctx ends). A failure of the embedder is returned and
+// recorded (see noteFailure); the memories stay queued.
 func (s *VectorService) DrainQueue(ctx context.Context, budget time.Duration) error {
 	if _, err := s.embedder(); err != nil {
 		return err
 	}
-	dctx, cancel := context.WithTimeout(ctx, budget)
-	defer cancel()
+	dctx := ctx
+	if budget > 0 {
+		var cancel context.CancelFunc
+		dctx, cancel = context.WithTimeout(ctx, budget)
+		defer cancel()
+	}
 	n, err := s.Embed(dctx, 0)
 	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
 		err = nil // the budget ran out: the rest waits for the next drain
@@ -148,15 +154,21 @@ func (s *VectorService) RunQueue(ctx context.Context) {
 // queue: the memories without a current vector of the model.
 func (s *VectorService) VectorStats(ctx context.Context) (*recall.VectorStats, error) {
 	st := &recall.VectorStats{Model: s.EmbedderModel()}
+	var at string
 	err := s.db.pool.QueryRow(ctx, `SELECT
 		(SELECT count(*) FROM memories WHERE namespace = $1),
 		(SELECT count(*) FROM memories m WHERE m.namespace = $1 AND EXISTS (SELECT 1 FROM memory_vectors v
 			WHERE v.namespace = m.namespace AND v.memory_id = m.id AND v.model = $2 AND v.text_hash = m.text_hash)),
 		(SELECT count(*) FROM memory_vectors WHERE namespace = $1),
-		coalesce((SELECT model FROM memory_vectors WHERE namespace = $1 GROUP BY model ORDER BY count(*) DESC, model LIMIT 1), '')`,
-		s.db.Namespace, st.Model).Scan(&st.Memories, &st.Embedded, &st.Vectors, &st.StoredModel)
+		coalesce((SELECT model FROM memory_vectors WHERE namespace = $1 GROUP BY model ORDER BY count(*) DESC, model LIMIT 1), ''),
+		coalesce((SELECT value FROM store_meta WHERE namespace = $1 AND key = $3), ''),
+		coalesce((SELECT value FROM store_meta WHERE namespace = $1 AND key = $4), '')`,
+		s.db.Namespace, st.Model, metaEmbedError, metaEmbedErrorAt).Scan(&st.Memories, &st.Embedded, &st.Vectors, &st.StoredModel, &st.ProviderError, &at)
 	if err != nil {
 		return nil, fmt.Errorf("vector stats: %w", err)
+	}
+	if t, err := time.Parse(time.RFC3339Nano, at); err == nil {
+		st.ProviderErrorAt = &t
 	}
 	if s.Embedder != nil {
 		st.Queued = st.Memories - st.Embedded
