@@ -162,6 +162,12 @@ func (a *app) openInput(arg string) (io.ReadCloser, error) {
 	if err != nil {
 		return nil, recall.Errorf(recall.ENOTFOUND, "Cannot read %s: %v.", arg, errors.Unwrap(err))
 	}
+	// A directory opens without error and fails at the first read, in
+	// the middle of the import: refuse it here, as readInput does.
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		f.Close()
+		return nil, recall.Errorf(recall.ENOTFOUND, "Cannot read %s: is a directory.", arg)
+	}
 	return f, nil
 }
 
