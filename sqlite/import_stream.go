@@ -12,12 +12,11 @@ import (
 // that memory stays bounded whatever the size of the input.
 const importBatch = 1024
 
-// importChunk is one batch of a streamed import, cleaned, with its vectors
-// being embedded ahead; err ends the import.
+// importChunk is one batch of a streamed import, cleaned; err ends the
+// import.
 type importChunk struct {
 	first int // index of ms[0] in the whole import
 	ms    []*recall.Memory
-	ahead *aheadVectors
 	err   error
 }
 
@@ -34,7 +33,10 @@ func (s *MemoryService) ImportMemoryStream(ctx context.Context, ms iter.Seq2[*re
 			if c.err != nil {
 				return c.err
 			}
-			tx.vec.ahead = c.ahead
+			// One batch embeds at a time, ahead of its writes, as
+			// ImportMemories embeds: an embedder's buffers are not
+			// multiplied by the batches waiting.
+			tx.vec.ahead = s.db.embedAhead(actx, c.ms)
 			if err := importInto(ctx, tx, c.ms, c.first, res); err != nil {
 				return err
 			}
@@ -52,9 +54,9 @@ func (s *MemoryService) ImportMemoryStream(ctx context.Context, ms iter.Seq2[*re
 	return res, nil
 }
 
-// importChunks reads ms in batches on its own goroutine, cleaning and
-// embedding each while the writer stores the one before: reading, redaction
-// and embedding overlap the single writer. At most two batches wait. The
+// importChunks reads ms in batches on its own goroutine, cleaning each
+// while the writer stores the one before: reading and redaction overlap
+// the single writer. At most two batches wait. The
 // channel closes after the last batch, after an error, or once ctx ends.
 func (db *DB) importChunks(ctx context.Context, ms iter.Seq2[*recall.Memory, error]) <-chan importChunk {
 	out := make(chan importChunk, 1)
@@ -71,7 +73,7 @@ func (db *DB) importChunks(ctx context.Context, ms iter.Seq2[*recall.Memory, err
 		if err != nil {
 			return send(importChunk{err: err})
 		}
-		return send(importChunk{first: first, ms: clean, ahead: db.embedAhead(ctx, clean)})
+		return send(importChunk{first: first, ms: clean})
 	}
 	go func() {
 		defer close(out)
