@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"encoding/json"
+	"iter"
 	"time"
 )
 
@@ -162,4 +163,15 @@ type MemoryService interface {
 	// ImportMemories writes all memories in one transaction, keeping their
 	// ids: either every one is written or none.
 	ImportMemories(ctx context.Context, ms []*Memory) (*ImportResult, error)
+}
+
+// MemoryStreamImporter is a MemoryService that imports memories as they are
+// read, holding a batch rather than the whole input in memory: a large
+// file imports in bounded memory. Callers check for it with a type
+// assertion and fall back to ImportMemories.
+type MemoryStreamImporter interface {
+	// ImportMemoryStream writes the memories ms yields in one transaction,
+	// as ImportMemories does: an error from ms, or from any memory, rolls
+	// back every memory, so either all are written or none.
+	ImportMemoryStream(ctx context.Context, ms iter.Seq2[*Memory, error]) (*ImportResult, error)
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"io"
 	"time"
 
 	"github.com/recall-mem/recall"
@@ -73,6 +74,24 @@ func (e *Engine) AsOf(ctx context.Context, t time.Time) ([]*recall.Memory, error
 
 // Import writes memories in one transaction, keeping their ids.
 func (e *Engine) Import(ctx context.Context, ms []*recall.Memory) (*recall.ImportResult, error) {
+	return e.mem.ImportMemories(ctx, ms)
+}
+
+// ImportLines writes the memories of the JSON Lines read from r in one
+// transaction, keeping their ids, all or nothing. A store that imports a
+// stream holds only a batch in memory, whatever the size of r; another
+// gets every memory decoded first.
+func (e *Engine) ImportLines(ctx context.Context, r io.Reader) (*recall.ImportResult, error) {
+	if s, ok := e.mem.(recall.MemoryStreamImporter); ok {
+		return s.ImportMemoryStream(ctx, MemoryLines(r))
+	}
+	var ms []*recall.Memory
+	for m, err := range MemoryLines(r) {
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, m)
+	}
 	return e.mem.ImportMemories(ctx, ms)
 }
 

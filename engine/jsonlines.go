@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"iter"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -18,40 +19,72 @@ func DecodeMemoryLines(buf []byte) ([]*recall.Memory, error) {
 	return decodeLines[recall.Memory](buf, "a memory object")
 }
 
+// MemoryLines yields the memories of the JSON Lines read from r, one line
+// at a time, with the errors DecodeMemoryLines returns; blank lines are
+// skipped. It stops after the first error.
+func MemoryLines(r io.Reader) iter.Seq2[*recall.Memory, error] {
+	return eachLine[recall.Memory](r, "a memory object")
+}
+
+// maxLine is the longest line accepted, far above any real memory.
+const maxLine = 64 << 20
+
 // decodeLines parses JSON Lines of objects of type T, refusing unknown
 // fields; blank lines are skipped. what names an object in errors.
 func decodeLines[T any](buf []byte, what string) ([]*T, error) {
 	var out []*T
-	sc := bufio.NewScanner(bytes.NewReader(buf))
-	sc.Buffer(make([]byte, 0, 64*1024), 64<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
-		}
-		// The decoder would turn invalid UTF-8 into U+FFFD without a word:
-		// refuse it rather than import text that differs from the file.
-		if !utf8.Valid(line) {
-			return nil, recall.Errorf(recall.EINVALID, "Line %d is not valid UTF-8: convert the file to UTF-8 (iconv) and import again. Nothing was imported.", n)
-		}
-		v := new(T)
-		dec := json.NewDecoder(bytes.NewReader(line))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(v); err != nil {
-			return nil, recall.Errorf(recall.EINVALID, "Line %d is not %s: %v. Nothing was imported.", n, what, err)
-		}
-		if extra := trailingData(dec, line); extra != "" {
-			return nil, recall.Errorf(recall.EINVALID, "Line %d has %q after the JSON object: put one object on each line. Nothing was imported.", n, extra)
-		}
-		if name := repeatedField(line); name != "" {
-			return nil, recall.Errorf(recall.EINVALID, "Line %d gives the field %q more than once (names match regardless of case): only one value would be kept, so give it once. Nothing was imported.", n, name)
+	for v, err := range eachLine[T](bytes.NewReader(buf), what) {
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, v)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, recall.Errorf(recall.EINVALID, "Cannot read the input: %v.", err)
-	}
 	return out, nil
+}
+
+// eachLine yields the objects of type T of the JSON Lines read from r,
+// refusing unknown fields, until the input ends or a line fails; blank
+// lines are skipped. what names an object in errors.
+func eachLine[T any](r io.Reader, what string) iter.Seq2[*T, error] {
+	return func(yield func(*T, error) bool) {
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 0, 64*1024), maxLine)
+		for n := 1; sc.Scan(); n++ {
+			line := bytes.TrimSpace(sc.Bytes())
+			if len(line) == 0 {
+				continue
+			}
+			v, err := decodeLine[T](line, n, what)
+			if !yield(v, err) || err != nil {
+				return
+			}
+		}
+		if err := sc.Err(); err != nil {
+			yield(nil, recall.Errorf(recall.EINVALID, "Cannot read the input: %v.", err))
+		}
+	}
+}
+
+// decodeLine parses line n, one object of type T, as eachLine does.
+func decodeLine[T any](line []byte, n int, what string) (*T, error) {
+	// The decoder would turn invalid UTF-8 into U+FFFD without a word:
+	// refuse it rather than import text that differs from the file.
+	if !utf8.Valid(line) {
+		return nil, recall.Errorf(recall.EINVALID, "Line %d is not valid UTF-8: convert the file to UTF-8 (iconv) and import again. Nothing was imported.", n)
+	}
+	v := new(T)
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return nil, recall.Errorf(recall.EINVALID, "Line %d is not %s: %v. Nothing was imported.", n, what, err)
+	}
+	if extra := trailingData(dec, line); extra != "" {
+		return nil, recall.Errorf(recall.EINVALID, "Line %d has %q after the JSON object: put one object on each line. Nothing was imported.", n, extra)
+	}
+	if name := repeatedField(line); name != "" {
+		return nil, recall.Errorf(recall.EINVALID, "Line %d gives the field %q more than once (names match regardless of case): only one value would be kept, so give it once. Nothing was imported.", n, name)
+	}
+	return v, nil
 }
 
 // trailingData returns the start of what follows the value dec decoded

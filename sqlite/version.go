@@ -126,7 +126,7 @@ func isDeletion(ctx context.Context, s *MemoryService, id string, n int) bool {
 
 // ImportMemories writes every memory, ids preserved, in one transaction.
 func (s *MemoryService) ImportMemories(ctx context.Context, ms []*recall.Memory) (*recall.ImportResult, error) {
-	clean, err := s.db.cleanAll(ms)
+	clean, err := s.db.cleanAll(ms, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -136,38 +136,7 @@ func (s *MemoryService) ImportMemories(ctx context.Context, ms []*recall.Memory)
 	ahead := s.db.embedAhead(actx, clean)
 	err = s.db.update(ctx, func(tx *Tx) error {
 		tx.vec.ahead = ahead
-		for i, m := range clean {
-			var prev *recall.Memory
-			if m.ID != "" {
-				p, err := findMemoryBy(ctx, tx, "m.id = ?", m.ID)
-				if err != nil && recall.ErrorCode(err) != recall.ENOTFOUND {
-					return err
-				}
-				prev = p
-			}
-			var err error
-			if prev != nil {
-				m.Version = prev.Version
-				if m.CreatedAt.IsZero() {
-					m.CreatedAt = prev.CreatedAt
-				}
-				fillDefaults(m, tx)
-				if recall.SameMemory(prev, m) {
-					res.Unchanged++
-					continue
-				}
-				err = writeMemory(ctx, tx, m, "import")
-				res.Updated++
-			} else {
-				fillDefaults(m, tx)
-				err = insertMemory(ctx, tx, m, "import")
-				res.Added++
-			}
-			if err != nil {
-				return recall.Errorf(recall.ErrorCode(err), "Memory %d (%s): %s Nothing was imported.", i+1, m.ID, recall.ErrorMessage(err))
-			}
-		}
-		return nil
+		return importInto(ctx, tx, clean, 0, res)
 	})
 	if err != nil {
 		return nil, err
@@ -175,10 +144,49 @@ func (s *MemoryService) ImportMemories(ctx context.Context, ms []*recall.Memory)
 	return res, nil
 }
 
+// importInto writes clean memories, ids preserved, counting them in res;
+// first is the index of clean[0] in the whole import, to name a memory
+// that fails.
+func importInto(ctx context.Context, tx *Tx, clean []*recall.Memory, first int, res *recall.ImportResult) error {
+	for i, m := range clean {
+		var prev *recall.Memory
+		if m.ID != "" {
+			p, err := findMemoryBy(ctx, tx, "m.id = ?", m.ID)
+			if err != nil && recall.ErrorCode(err) != recall.ENOTFOUND {
+				return err
+			}
+			prev = p
+		}
+		var err error
+		if prev != nil {
+			m.Version = prev.Version
+			if m.CreatedAt.IsZero() {
+				m.CreatedAt = prev.CreatedAt
+			}
+			fillDefaults(m, tx)
+			if recall.SameMemory(prev, m) {
+				res.Unchanged++ // nothing changed: no new version
+				continue
+			}
+			err = writeMemory(ctx, tx, m, "import")
+			res.Updated++
+		} else {
+			fillDefaults(m, tx)
+			err = insertMemory(ctx, tx, m, "import")
+			res.Added++
+		}
+		if err != nil {
+			return recall.Errorf(recall.ErrorCode(err), "Memory %d (%s): %s Nothing was imported.", first+i+1, m.ID, recall.ErrorMessage(err))
+		}
+	}
+	return nil
+}
+
 // cleanAll validates and redacts copies of ms, on every core for a large
 // batch (redaction is a dozen regular expressions over each text), and
-// names the first memory that fails.
-func (db *DB) cleanAll(ms []*recall.Memory) ([]*recall.Memory, error) {
+// names the first memory that fails; first is the index of ms[0] in the
+// whole import.
+func (db *DB) cleanAll(ms []*recall.Memory, first int) ([]*recall.Memory, error) {
 	clean := make([]*recall.Memory, len(ms))
 	errs := make([]error, len(ms))
 	workers := 1
@@ -200,7 +208,7 @@ func (db *DB) cleanAll(ms []*recall.Memory) ([]*recall.Memory, error) {
 	wg.Wait()
 	for i, err := range errs {
 		if err != nil {
-			return nil, recall.Errorf(recall.ErrorCode(err), "Memory %d (%s): %s Nothing was imported.", i+1, clean[i].ID, recall.ErrorMessage(err))
+			return nil, recall.Errorf(recall.ErrorCode(err), "Memory %d (%s): %s Nothing was imported.", first+i+1, clean[i].ID, recall.ErrorMessage(err))
 		}
 	}
 	return clean, nil

@@ -182,6 +182,25 @@ func (a *app) readInput(arg string) ([]byte, error) {
 	return b, nil
 }
 
+// openInput opens a file argument to read as a stream, or stdin for "-"
+// or no argument, with readInput's errors.
+func (a *app) openInput(arg string) (io.ReadCloser, error) {
+	if arg == "" || arg == "-" {
+		return io.NopCloser(a.stdin), nil
+	}
+	f, err := os.Open(arg)
+	if err != nil {
+		return nil, recall.Errorf(recall.ENOTFOUND, "Cannot read %s: %v.", arg, errors.Unwrap(err))
+	}
+	// A directory opens without error and fails at the first read, in
+	// the middle of the import: refuse it here, as readInput does.
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		f.Close()
+		return nil, recall.Errorf(recall.ENOTFOUND, "Cannot read %s: is a directory.", arg)
+	}
+	return f, nil
+}
+
 // commandGroups sorts the commands of `recall --help` by what they are for.
 var commandGroups = []struct {
 	id, title string

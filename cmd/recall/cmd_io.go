@@ -1,7 +1,6 @@
 package main
 
 import (
-	"github.com/recall-mem/recall/engine"
 	"github.com/spf13/cobra"
 )
 
@@ -23,21 +22,22 @@ accepted), again all or nothing.`,
   recall import --observations events.jsonl`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			buf, err := a.readInput(args[0])
-			if err != nil {
-				return err
-			}
 			if observations {
+				buf, err := a.readInput(args[0])
+				if err != nil {
+					return err
+				}
 				return a.importObservations(c, buf, jsonOut)
 			}
-			ms, err := engine.DecodeMemoryLines(buf)
+			in, err := a.openInput(args[0])
 			if err != nil {
 				return err
 			}
+			defer in.Close()
 			if err := a.openForWrite(c.Context()); err != nil {
 				return err
 			}
-			res, err := a.eng.Import(c.Context(), ms)
+			res, err := a.eng.ImportLines(c.Context(), in)
 			if err != nil {
 				return err
 			}
