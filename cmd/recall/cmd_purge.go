@@ -11,17 +11,9 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// clockAt is a command's reference time: --now when given, else the clock.
-func (a *app) clockAt(now string) (time.Time, error) {
-	if now == "" {
-		return a.now(), nil
-	}
-	return engine.ParseTime("now", now)
-}
-
 // openAt opens the store and returns the command's reference time.
 func (a *app) openAt(ctx context.Context, now string) (time.Time, error) {
-	t, err := a.clockAt(now)
+	t, err := engine.ClockAt(now, a.now())
 	if err != nil {
 		return t, err
 	}
@@ -73,7 +65,7 @@ other: pins only protect from retention sweeps.`,
   recall purge --memories --project old-app --json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			now, err := a.clockAt(nowFlag)
+			now, err := engine.ClockAt(nowFlag, a.now())
 			if err != nil {
 				return err
 			}
