@@ -82,13 +82,7 @@ func (a *app) timelineCommand() *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			f := recall.ObservationFilter{Desc: true, Limit: limit}
-			opt := func(name, v string) *string {
-				if c.Flags().Changed(name) {
-					return &v
-				}
-				return nil
-			}
-			f.Session, f.Project, f.Type = opt("session", session), opt("project", project), opt("type", typ)
+			f.Session, f.Project, f.Type = given(c, "session", session), given(c, "project", project), given(c, "type", typ)
 			if err := engine.ApplyObservationTimes(&f, since, until, a.now()); err != nil {
 				return err
 			}
