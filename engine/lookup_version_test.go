@@ -12,22 +12,21 @@ import (
 func TestGetVersionReachesDeletedByID(t *testing.T) {
 	ctx := context.Background()
 	e := openEngine(t)
-	res, err := e.Put(ctx, &recall.Memory{Key: "deploy-rule", Content: "Deploys go through staging first."})
+	first, later := "Deploys go through staging first.", "Deploys go through a canary."
+	res, err := e.Put(ctx, &recall.Memory{Key: "deploy-rule", Content: first})
+	if err == nil {
+		_, err = e.Update(ctx, res.Memory.ID, recall.MemoryUpdate{Content: &later})
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	id := res.Memory.ID
-	content := "Deploys go through a canary."
-	if _, err := e.Update(ctx, id, recall.MemoryUpdate{Content: &content}); err != nil {
-		t.Fatal(err)
-	}
-	if m, err := e.GetVersion(ctx, "deploy-rule", "", 1); err != nil || m.Content != "Deploys go through staging first." {
+	if m, err := e.GetVersion(ctx, "deploy-rule", "", 1); err != nil || m.Content != first {
 		t.Fatalf("by key: %+v %v", m, err)
 	}
-	if err := e.Delete(ctx, id); err != nil {
+	if err := e.Delete(ctx, res.Memory.ID); err != nil {
 		t.Fatal(err)
 	}
-	if m, err := e.GetVersion(ctx, id, "", 2); err != nil || m.Content != content {
+	if m, err := e.GetVersion(ctx, res.Memory.ID, "", 2); err != nil || m.Content != later {
 		t.Errorf("deleted, by id: %+v %v", m, err)
 	}
 	if _, err := e.GetVersion(ctx, "deploy-rule", "", 1); recall.ErrorCode(err) != recall.ENOTFOUND {
