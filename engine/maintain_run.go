@@ -108,3 +108,52 @@ func (e *Engine) MaintainApply(ctx context.Context, ws *Workspace, p *recall.Mai
 	o.Hashes, _ = AnchorHashes(ws.Root, anchoredOf(ws, p))
 	return e.applyChoices(ctx, ws, dedupe(choices), o, texts)
 }
+
+// MaintainRequest is `recall maintain` as asked, before any file is read.
+type MaintainRequest struct {
+	JSON, Yes                bool
+	Apply, Now               string
+	SnoozeDays, BudgetTokens int
+}
+
+// Check refuses a request that mixes modes or has impossible numbers, and
+// returns the choices --apply names and the reference time (at, unless
+// the request gives one).
+func (r MaintainRequest) Check(at time.Time) ([]maintain.Choice, time.Time, error) {
+	modes := 0
+	for _, on := range []bool{r.JSON, r.Yes, r.Apply != ""} {
+		if on {
+			modes++
+		}
+	}
+	if modes > 1 {
+		return nil, at, recall.Errorf(recall.EINVALID, "choose one of --json, --yes and --apply")
+	}
+	if r.SnoozeDays <= 0 || r.BudgetTokens < 0 {
+		return nil, at, recall.Errorf(recall.EINVALID, "--snooze-days must be positive and --budget-tokens not negative")
+	}
+	var choices []maintain.Choice
+	if r.Apply != "" {
+		var err error
+		if choices, err = maintain.ParseApply(r.Apply); err != nil {
+			return nil, at, err
+		}
+	}
+	if r.Now != "" {
+		t, err := ParseTime("now", r.Now)
+		if err != nil {
+			return nil, at, err
+		}
+		at = t
+	}
+	return choices, at, nil
+}
+
+// MaintainBudget is the working-memory budget and its unit: tokens when
+// the request gives a token budget, else the configured words.
+func (e *Engine) MaintainBudget(tokens int) (int, string) {
+	if tokens > 0 {
+		return tokens, maintain.UnitTokens
+	}
+	return e.Config.Working.BudgetWords, maintain.UnitWords
+}

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/prose"
 )
 
 // Display names a file as seed 000's reports do: paths under memory/ lose
@@ -19,19 +20,12 @@ func title(w io.Writer, t string) {
 	fmt.Fprintf(w, "%s\n%s\n\n", t, strings.Repeat("━", utf8.RuneCountInString(t)))
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
 // unitName is "words" or "tokens" for a count.
 func unitName(unit string, n int) string {
 	if unit == UnitTokens {
-		return plural(n, "token", "tokens")
+		return prose.Plural(n, "token", "tokens")
 	}
-	return plural(n, "word", "words")
+	return prose.Plural(n, "word", "words")
 }
 
 // CandidateCount is how many entries the report numbers.
@@ -55,7 +49,7 @@ func WriteReport(w io.Writer, p *recall.MaintainPlan) {
 		fmt.Fprintf(w, "No superseded entries pending cleanup.\nNo action needed.\n\n")
 		return
 	}
-	title(w, "recall-maintain — "+plural(n, "candidate", "candidates"))
+	title(w, "recall-maintain — "+prose.Plural(n, "candidate", "candidates"))
 	if p.NeedToFree > 0 {
 		fmt.Fprintf(w, "Working memory: %s (target: %d, over by %d)\n\n", unitName(p.Unit, p.WorkingWords), p.Target, p.NeedToFree)
 		fmt.Fprintf(w, "Pressure candidates (need to free %s):\n\n", unitName(p.Unit, p.NeedToFree))
@@ -80,7 +74,7 @@ func WriteReport(w io.Writer, p *recall.MaintainPlan) {
 func WritePressureCandidate(w io.Writer, i int, unit string, c recall.MaintainCandidate) {
 	reviewed := "never reviewed"
 	if c.ReviewedAt != nil {
-		reviewed = "last reviewed " + plural(c.DaysSinceReview, "day", "days") + " ago"
+		reviewed = "last reviewed " + prose.Plural(c.DaysSinceReview, "day", "days") + " ago"
 	}
 	fmt.Fprintf(w, "%d. [%s] %s, %s\n", i, Display(c.File), unitName(unit, c.Words), reviewed)
 	fmt.Fprintf(w, "   %q\n", c.Text)

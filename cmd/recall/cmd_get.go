@@ -35,32 +35,19 @@ print it; the raw format is its summary).
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
-			// --version 0 or less reaches the engine, which refuses it.
-			byVersion := c.Flags().Changed("version")
 			var m *recall.Memory
+			var r *recall.Rollup
 			var err error
-			if byVersion {
-				m, err = a.eng.Get(c.Context(), args[0], collection)
-				if err != nil && !recall.IsID(args[0]) {
-					return err
-				}
+			if c.Flags().Changed("version") { // --version 0 or less reaches the engine, which refuses it
+				m, err = a.eng.GetVersion(c.Context(), args[0], collection, version)
 			} else {
-				var r *recall.Rollup
-				if m, r, err = a.eng.Lookup(c.Context(), args[0], collection); err != nil {
-					return err
-				}
-				if r != nil {
-					return a.printGotRollup(r, format)
-				}
+				m, r, err = a.eng.Lookup(c.Context(), args[0], collection)
 			}
-			if byVersion {
-				ref := args[0]
-				if m != nil {
-					ref = m.ID
-				}
-				if m, err = a.eng.Version(c.Context(), ref, version); err != nil {
-					return err
-				}
+			if err != nil {
+				return err
+			}
+			if r != nil {
+				return a.printGotRollup(r, format)
 			}
 			switch format {
 			case "json":

@@ -1,50 +1,10 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
-
-	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/hook"
 	"github.com/spf13/cobra"
 )
-
-// claudeInstaller returns the installer for the project in the working
-// directory, or for the user's Claude Code settings with user. The hooks
-// and the MCP server run command; with --global they use the global store.
-// Backups go to the store's backups/install/ directory, out of the project.
-func (a *app) claudeInstaller(command string, user bool) (*hook.Installer, error) {
-	if a.eng.GlobalFlag {
-		command = hook.WithGlobalStore(command)
-	}
-	mcpCmd, mcpArgs, err := hook.MCPCommandFor(command)
-	if err != nil {
-		return nil, err
-	}
-	loc, err := engine.ResolveStore(a.eng.StoreFlag, a.eng.GlobalFlag)
-	if err != nil {
-		return nil, err
-	}
-	in := &hook.Installer{Command: command, MCPCommand: mcpCmd, MCPArgs: mcpArgs, Timeout: 10, Now: a.now(),
-		BackupDir: filepath.Join(loc.Dir, engine.BackupDir, "install")}
-	if user {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return nil, recall.Errorf(recall.EINVALID, "Cannot find the home directory for --user: set HOME.")
-		}
-		in.SettingsPath = filepath.Join(home, ".claude", "settings.json")
-		in.MCPPath = filepath.Join(home, ".claude.json")
-		return in, nil
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return nil, err
-	}
-	in.SettingsPath = filepath.Join(wd, ".claude", "settings.json")
-	in.MCPPath = filepath.Join(wd, ".mcp.json")
-	return in, nil
-}
 
 func (a *app) installCommand() *cobra.Command {
 	c := &cobra.Command{
@@ -87,7 +47,7 @@ hooks and MCP server whatever command they were installed with.`,
 			if a.eng.GlobalFlag && !user {
 				fprintf(a.stderr, "note: --global makes the hooks use the global store; it no longer writes ~/.claude: add --user for that\n")
 			}
-			in, err := a.claudeInstaller(command, user)
+			in, err := a.eng.ClaudeInstaller(command, user, a.now())
 			if err != nil {
 				return err
 			}

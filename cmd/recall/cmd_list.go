@@ -25,16 +25,19 @@ func (f *filterFlags) register(c *cobra.Command) {
 	fl.StringArrayVar(&f.filters, "filter", nil, "`field=v1,v2`: field equals any value (tags, category, priority, created_by, metadata.NAME, …); repeatable")
 }
 
+// given is the value of the string flag name when it was given (even
+// empty), else nil.
+func given(c *cobra.Command, name, v string) *string {
+	if c.Flags().Changed(name) {
+		return &v
+	}
+	return nil
+}
+
 func (f *filterFlags) build(c *cobra.Command) (recall.MemoryFilter, error) {
 	var out recall.MemoryFilter
-	opt := func(name, v string) *string {
-		if c.Flags().Changed(name) {
-			return &v
-		}
-		return nil
-	}
-	out.Collection, out.Type, out.Tier = opt("collection", f.collection), opt("type", f.typ), opt("tier", f.tier)
-	out.Status, out.Project = opt("status", f.status), opt("project", f.project)
+	out.Collection, out.Type, out.Tier = given(c, "collection", f.collection), given(c, "type", f.typ), given(c, "tier", f.tier)
+	out.Status, out.Project = given(c, "status", f.status), given(c, "project", f.project)
 	if f.pinned {
 		t := true
 		out.Pinned = &t

@@ -114,32 +114,10 @@ func (a *app) runMaintain(c *cobra.Command, f *maintainFlags) error {
 	if f.sweep {
 		return a.maintainSweep(ctx, f)
 	}
-	modes := 0
-	for _, on := range []bool{f.jsonOut, f.yes, f.apply != ""} {
-		if on {
-			modes++
-		}
-	}
-	if modes > 1 {
-		return usagef("choose one of --json, --yes and --apply")
-	}
-	if f.snoozeDays <= 0 || f.budgetTokens < 0 {
-		return usagef("--snooze-days must be positive and --budget-tokens not negative")
-	}
-	var choices []maintain.Choice
-	if f.apply != "" {
-		var err error
-		if choices, err = maintain.ParseApply(f.apply); err != nil {
-			return err
-		}
-	}
-	now := a.now()
-	if f.now != "" {
-		t, err := engine.ParseTime("now", f.now)
-		if err != nil {
-			return err
-		}
-		now = t
+	req := engine.MaintainRequest{JSON: f.jsonOut, Yes: f.yes, Apply: f.apply, Now: f.now, SnoozeDays: f.snoozeDays, BudgetTokens: f.budgetTokens}
+	choices, now, err := req.Check(a.now())
+	if err != nil {
+		return err
 	}
 	ws, err := a.eng.OpenWorkspace(ctx, f.root)
 	if err != nil {
@@ -150,10 +128,7 @@ func (a *app) runMaintain(c *cobra.Command, f *maintainFlags) error {
 		a.eng.OpportunisticRollup(ctx, maintainRollupBudget)
 	}
 	root := ws.Root
-	budget, unit := a.eng.Config.Working.BudgetWords, maintain.UnitWords
-	if f.budgetTokens > 0 {
-		budget, unit = f.budgetTokens, maintain.UnitTokens
-	}
+	budget, unit := a.eng.MaintainBudget(f.budgetTokens)
 	if f.jsonOut {
 		p, err := a.eng.Maintainer(root, func() time.Time { return now }, budget, unit).Plan(ctx)
 		if err != nil {

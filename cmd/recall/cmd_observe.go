@@ -2,7 +2,6 @@ package main
 
 import (
 	"strings"
-	"time"
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/engine"
@@ -37,24 +36,9 @@ any word is accepted. --key names what the observation is about (e.g.
 				}
 				text = strings.TrimRight(string(b), "\n")
 			}
-			if strings.TrimSpace(text) == "" {
-				return usagef("empty observation: give the text as an argument or on stdin with -")
-			}
-			o := in.Observation()
-			o.Content = text
-			if at != "" {
-				t, err := engine.ParseTime("at", at)
-				if err != nil {
-					return err
-				}
-				o.At = t
-			}
-			if meta != "" {
-				m, err := engine.ParseMetadata("metadata", meta)
-				if err != nil {
-					return err
-				}
-				o.Metadata = m
+			o, err := in.Manual(text, at, meta)
+			if err != nil {
+				return err
 			}
 			if err := a.openForWrite(c.Context()); err != nil {
 				return err
@@ -98,32 +82,16 @@ func (a *app) timelineCommand() *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			f := recall.ObservationFilter{Desc: true, Limit: limit}
-			opt := func(name, v string) *string {
-				if c.Flags().Changed(name) {
-					return &v
-				}
-				return nil
-			}
-			f.Session, f.Project, f.Type = opt("session", session), opt("project", project), opt("type", typ)
-			for name, dst := range map[string]**time.Time{"since": &f.Since, "until": &f.Until} {
-				if v, _ := c.Flags().GetString(name); v != "" {
-					t, err := engine.ParseBound(name, v, a.now())
-					if err != nil {
-						return err
-					}
-					*dst = &t
-				}
+			f.Session, f.Project, f.Type = given(c, "session", session), given(c, "project", project), given(c, "type", typ)
+			if err := engine.ApplyObservationTimes(&f, since, until, a.now()); err != nil {
+				return err
 			}
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
-			obs, total, err := a.eng.Timeline(c.Context(), f)
+			out, total, err := a.eng.TimelineJSON(c.Context(), f)
 			if err != nil {
 				return err
-			}
-			out := make([]engine.ObservationJSON, len(obs))
-			for i, o := range obs { // newest first from the store; show oldest first
-				out[len(obs)-1-i] = engine.ToObservationJSON(o)
 			}
 			if jsonOut {
 				return writeJSON(a.stdout, out)

@@ -2,71 +2,29 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/engine"
-	"github.com/recall-mem/recall/forget"
+	"github.com/recall-mem/recall/prose"
 	"github.com/spf13/cobra"
 )
 
-// clockAt is a command's reference time: --now when given, else the clock.
-func (a *app) clockAt(now string) (time.Time, error) {
-	if now == "" {
-		return a.now(), nil
-	}
-	return engine.ParseTime("now", now)
-}
-
 // openAt opens the store and returns the command's reference time.
 func (a *app) openAt(ctx context.Context, now string) (time.Time, error) {
-	t, err := a.clockAt(now)
+	t, err := engine.ClockAt(now, a.now())
 	if err != nil {
 		return t, err
 	}
 	return t, a.open(ctx)
 }
 
-// purgeFlags are purge's filters as typed.
-type purgeFlags struct {
-	before, project, session, id, typ, search, match, now string
-	olderThan, sample                                     int
-	memories, confirm, jsonOut                            bool
-}
-
-// criteria turns the flags into checked criteria. Every mistake in them is
-// a usage error (exit 2), and is found before the store is opened.
-func (f *purgeFlags) criteria(c *cobra.Command, now time.Time) (recall.PurgeCriteria, error) {
-	cr := recall.PurgeCriteria{Project: f.project, Session: f.session, Type: f.typ, Search: f.search, Match: f.match, Memories: f.memories}
-	if f.before != "" {
-		t, err := engine.ParseTime("before", f.before)
-		if err != nil {
-			return cr, err
-		}
-		cr.Before = &t
-	}
-	if c.Flags().Changed("id") {
-		var err error
-		if cr.ObservationID, cr.MemoryID, err = forget.ParseID(f.id); err != nil {
-			return cr, err
-		}
-	}
-	if c.Flags().Changed("older-than") {
-		cr.OlderThanDays = &f.olderThan
-	}
-	if c.Flags().Changed("search") && cr.Search == "" {
-		cr.Search = " " // an explicitly empty search is refused, not ignored
-	}
-	if err := forget.Resolve(&cr, now); err != nil {
-		return cr, usagef("%s", recall.ErrorMessage(err))
-	}
-	return cr, nil
-}
-
 func (a *app) purgeCommand() *cobra.Command {
-	var f purgeFlags
+	var f engine.PurgeRequest
+	var nowFlag string
+	var olderThan, sample int
+	var confirm, jsonOut bool
 	c := &cobra.Command{
 		Use:   "purge",
 		Short: "Delete observations or memories for good: secure delete, no undo",
@@ -107,51 +65,54 @@ other: pins only protect from retention sweeps.`,
   recall purge --memories --project old-app --json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			now, err := a.clockAt(f.now)
+			now, err := engine.ClockAt(nowFlag, a.now())
 			if err != nil {
 				return err
 			}
-			cr, err := f.criteria(c, now)
+			if f.IDSet, f.SearchSet = c.Flags().Changed("id"), c.Flags().Changed("search"); c.Flags().Changed("older-than") {
+				f.OlderThan = &olderThan
+			}
+			cr, err := f.Criteria(now)
 			if err != nil {
 				return err
 			}
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
-			if !f.confirm {
-				rep, err := a.eng.PlanPurge(c.Context(), cr, max(f.sample, 0))
+			if !confirm {
+				rep, err := a.eng.PlanPurge(c.Context(), cr, max(sample, 0))
 				if err != nil {
 					return err
 				}
-				if err := a.printPurgePlan(rep, f.jsonOut); err != nil {
+				if err := a.printPurgePlan(rep, jsonOut); err != nil {
 					return err
 				}
-				return widerError(rep)
+				return engine.WiderError(rep)
 			}
 			rep, err := a.eng.Purge(c.Context(), cr)
 			if err != nil {
 				return err
 			}
-			if err := a.printPurge(rep, f.jsonOut); err != nil {
+			if err := a.printPurge(rep, jsonOut); err != nil {
 				return err
 			}
-			return widerError(rep)
+			return engine.WiderError(rep)
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&f.before, "before", "", "only entries from before `DATE` (observation time; memory creation)")
-	fl.StringVar(&f.project, "project", "", "only this project `NAME`")
-	fl.StringVar(&f.session, "session", "", "only this session `ID` (observations)")
-	fl.StringVar(&f.id, "id", "", "only this `ID`: an observation number or a memory id (tr…)")
-	fl.StringVar(&f.typ, "type", "", "only this observation or memory `TYPE`")
-	fl.IntVar(&f.olderThan, "older-than", 0, "with --type: only entries older than `DAYS` (0 means any age)")
-	fl.StringVar(&f.search, "search", "", "only entries holding every word of `QUERY`")
-	fl.StringVar(&f.match, "match", "", "how --search matches: `RULE` words (default: whole words), prefix (word starts) or substring (anywhere)")
-	fl.BoolVar(&f.memories, "memories", false, "purge memories and their versions instead of observations")
-	fl.BoolVar(&f.confirm, "confirm", false, "delete for good; without it purge only shows what matches")
-	fl.IntVar(&f.sample, "sample", 10, "show the first `N` matches before deleting")
-	fl.BoolVar(&f.jsonOut, "json", false, "print the plan or the result as JSON")
-	fl.StringVar(&f.now, "now", "", "reference `TIME` for --older-than (default: the clock)")
+	fl.StringVar(&f.Before, "before", "", "only entries from before `DATE` (observation time; memory creation)")
+	fl.StringVar(&f.Project, "project", "", "only this project `NAME`")
+	fl.StringVar(&f.Session, "session", "", "only this session `ID` (observations)")
+	fl.StringVar(&f.ID, "id", "", "only this `ID`: an observation number or a memory id (tr…)")
+	fl.StringVar(&f.Type, "type", "", "only this observation or memory `TYPE`")
+	fl.IntVar(&olderThan, "older-than", 0, "with --type: only entries older than `DAYS` (0 means any age)")
+	fl.StringVar(&f.Search, "search", "", "only entries holding every word of `QUERY`")
+	fl.StringVar(&f.Match, "match", "", "how --search matches: `RULE` words (default: whole words), prefix (word starts) or substring (anywhere)")
+	fl.BoolVar(&f.Memories, "memories", false, "purge memories and their versions instead of observations")
+	fl.BoolVar(&confirm, "confirm", false, "delete for good; without it purge only shows what matches")
+	fl.IntVar(&sample, "sample", 10, "show the first `N` matches before deleting")
+	fl.BoolVar(&jsonOut, "json", false, "print the plan or the result as JSON")
+	fl.StringVar(&nowFlag, "now", "", "reference `TIME` for --older-than (default: the clock)")
 	return c
 }
 
@@ -207,7 +168,7 @@ func (a *app) printPurge(rep *recall.PurgeReport, jsonOut bool) error {
 	}
 	fprintf(a.stdout, "Purged %s%s", purgeCounts(rep), purgeCopies(rep))
 	if rep.Sessions > 0 {
-		fprintf(a.stdout, " and %s", plural(rep.Sessions, "empty session", "empty sessions"))
+		fprintf(a.stdout, " and %s", prose.Plural(rep.Sessions, "empty session", "empty sessions"))
 	}
 	fprintf(a.stdout, " (secure delete, full-text index %s, %d pages freed, file rewritten: %v, WAL truncated: %v).\n", u.FTS, u.FreedPages, u.Vacuumed, u.WALTruncated)
 	return nil
@@ -217,10 +178,10 @@ func (a *app) printPurge(rep *recall.PurgeReport, jsonOut bool) error {
 func purgeCopies(rep *recall.PurgeReport) string {
 	var parts []string
 	if rep.Rollups > 0 {
-		parts = append(parts, plural(rep.Rollups, "rollup", "rollups")+" built from them or holding the text")
+		parts = append(parts, prose.Plural(rep.Rollups, "rollup", "rollups")+" built from them or holding the text")
 	}
 	if rep.SessionTexts > 0 {
-		parts = append(parts, "the summary or learned text of "+plural(rep.SessionTexts, "session", "sessions"))
+		parts = append(parts, "the summary or learned text of "+prose.Plural(rep.SessionTexts, "session", "sessions"))
 	}
 	if len(parts) == 0 {
 		return ""
@@ -228,28 +189,9 @@ func purgeCopies(rep *recall.PurgeReport) string {
 	return ", with " + strings.Join(parts, " and ")
 }
 
-// widerError is the data error for a search that matched nothing under
-// its rule while a wider rule matches something: a purge must not quietly
-// miss what the user typed.
-func widerError(rep *recall.PurgeReport) error {
-	if rep.Wider == nil {
-		return nil
-	}
-	return recall.Errorf(recall.ENOTFOUND, "--search matched nothing under its --match rule, but --match %s matches %s: run again with --match %s to see them.",
-		rep.Wider.Match, plural(rep.Wider.Matches, "entry", "entries"), rep.Wider.Match)
-}
-
 func purgeCounts(rep *recall.PurgeReport) string {
 	if rep.Target == recall.PurgeMemories {
-		return plural(rep.Memories, "memory", "memories") + " with " + plural(rep.Versions, "version", "versions")
+		return prose.Plural(rep.Memories, "memory", "memories") + " with " + prose.Plural(rep.Versions, "version", "versions")
 	}
-	return plural(rep.Observations, "observation", "observations")
-}
-
-// plural writes a count with the word that fits it.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
+	return prose.Plural(rep.Observations, "observation", "observations")
 }

@@ -33,25 +33,15 @@ written without writing. --explain ID shows a rollup and its sources.`,
   recall rollup --explain 9b7b691c-21c5-5482-a51c-917489b981ac --json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			if explainID != "" && (dryRun || nowFlag != "") {
-				return usagef("--explain cannot be combined with --dry-run or --now")
-			}
-			run := recall.RollupRun{DryRun: dryRun}
-			if nowFlag != "" {
-				t, err := engine.ParseTime("now", nowFlag)
-				if err != nil {
-					return err
-				}
-				run.Now = t
+			run, err := engine.RollupRunAt(dryRun, nowFlag, explainID != "", a.now())
+			if err != nil {
+				return err
 			}
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
 			if explainID != "" {
 				return a.explainRollup(c.Context(), explainID, jsonOut)
-			}
-			if run.Now.IsZero() {
-				run.Now = a.now()
 			}
 			rep, err := a.eng.RunRollups(c.Context(), run)
 			if err != nil {

@@ -2,13 +2,11 @@ package main
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/engine"
-	"github.com/recall-mem/recall/rollup"
 	"github.com/spf13/cobra"
 )
 
@@ -52,34 +50,18 @@ newest first. --since and --until filter strictly and take the same words.
 				return err
 			}
 			q := recall.SearchQuery{Text: strings.Join(args, " "), Filter: f, Limit: limit, Explain: explain, Now: a.now(), Mode: mode}
-			switch mode {
-			case recall.ModeHybrid, recall.ModeBM25, recall.ModeVector:
-			default:
-				return usagef("invalid --mode %q: use hybrid, bm25 or vector", mode)
-			}
-			if err := engine.ApplySearchTimes(&q, since, until, now, asOf); err != nil {
+			if err := engine.CheckSearch(&q, since, until, now, asOf); err != nil {
 				return err
 			}
 			if err := a.open(c.Context()); err != nil {
 				return err
 			}
-			hits, err := a.eng.Search(c.Context(), q)
+			hits, obs, err := a.eng.SearchWithObservations(c.Context(), q, observations)
 			if err != nil {
 				return err
 			}
-			var obs []engine.ObservationJSON
-			if observations {
-				// Observations get their own list: not twice.
-				hits = slices.DeleteFunc(hits, func(h *recall.SearchHit) bool { return h.Memory.Collection == rollup.ObservationCollection })
-				if obs, err = a.eng.SearchObservations(c.Context(), q.Text, q.Filter.Since, q.Filter.Until, limit); err != nil {
-					return err
-				}
-			}
 			if jsonOut {
-				out := make([]engine.HitJSON, 0, len(hits))
-				for _, h := range hits {
-					out = append(out, engine.ToHitJSON(h))
-				}
+				out := engine.ToHitsJSON(hits)
 				if observations {
 					return writeJSON(a.stdout, map[string]any{"memories": out, "observations": obs})
 				}

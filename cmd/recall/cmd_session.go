@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/recall-mem/recall"
-	"github.com/recall-mem/recall/engine"
 	"github.com/spf13/cobra"
 )
 
@@ -47,17 +46,7 @@ context within [hook] context_tokens.`,
 			if err := a.openForWrite(c.Context()); err != nil {
 				return err
 			}
-			if s.Agent == "" {
-				s.Agent = engine.DefaultAuthor()
-			}
-			if at != "" {
-				t, err := engine.ParseTime("at", at)
-				if err != nil {
-					return err
-				}
-				s.StartedAt = t
-			}
-			rep, err := a.eng.StartSession(c.Context(), &s)
+			rep, err := a.eng.StartSessionAt(c.Context(), &s, at)
 			if err != nil {
 				return err
 			}
@@ -103,16 +92,10 @@ newest session that has not ended.`,
 			if err := a.openForWrite(c.Context()); err != nil {
 				return err
 			}
-			if end.ID == "" {
-				id, err := a.eng.OpenSession(c.Context())
-				if recall.ErrorCode(err) == recall.ENOTFOUND {
-					fprintf(a.stderr, "recall: warning: %s The summary goes to a new session.\n", recall.ErrorMessage(err))
-				} else if err != nil {
-					return err
-				}
-				end.ID = id
+			s, warning, err := a.eng.EndOpenSession(c.Context(), end)
+			if warning != "" {
+				fprintf(a.stderr, "recall: warning: %s\n", warning)
 			}
-			s, err := a.eng.EndSession(c.Context(), end)
 			if err != nil {
 				return err
 			}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/prose"
 	"github.com/spf13/cobra"
 )
 
@@ -45,7 +46,7 @@ retention is on and at least 100 observations are older than a day.`,
 				return err
 			}
 			if rep.Deleted > 0 && !dryRun {
-				fprintf(a.stderr, "recall: sweep at %s: %s deleted\n", stamp(rep.At), plural(rep.Deleted, "observation", "observations"))
+				fprintf(a.stderr, "recall: sweep at %s: %s deleted\n", stamp(rep.At), prose.Plural(rep.Deleted, "observation", "observations"))
 			}
 			if jsonOut {
 				return writeJSON(a.stdout, rep)
@@ -69,7 +70,7 @@ func (a *app) printSweep(rep *recall.SweepReport) {
 	if !rep.Enabled {
 		state = "retention off: only rolled-up observations are swept; set enabled = true under [retention] to sweep by type"
 	}
-	fprintf(a.stdout, "%s %s (%s).\n", verb, plural(rep.Deleted, "observation", "observations"), state)
+	fprintf(a.stdout, "%s %s (%s).\n", verb, prose.Plural(rep.Deleted, "observation", "observations"), state)
 	if rep.Deleted == 0 {
 		return
 	}

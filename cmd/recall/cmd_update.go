@@ -23,15 +23,9 @@ the values it already has) writes none and says "unchanged".`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			var upd recall.MemoryUpdate
-			str := func(name string, v string) *string {
-				if c.Flags().Changed(name) {
-					return &v
-				}
-				return nil
-			}
-			upd.Title, upd.Type, upd.Category = str("title", title), str("type", typ), str("category", category)
-			upd.Context, upd.Priority, upd.Project = str("context", context), str("priority", priority), str("project", project)
-			upd.Tier, upd.Status = str("tier", tier), str("status", status)
+			upd.Title, upd.Type, upd.Category = given(c, "title", title), given(c, "type", typ), given(c, "category", category)
+			upd.Context, upd.Priority, upd.Project = given(c, "context", context), given(c, "priority", priority), given(c, "project", project)
+			upd.Tier, upd.Status = given(c, "tier", tier), given(c, "status", status)
 			if c.Flags().Changed("content") {
 				doc, err := a.readInput(content)
 				if err != nil {
