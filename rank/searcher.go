@@ -3,6 +3,7 @@ package rank
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -249,6 +250,10 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 	}
 	names := queryNames(q.Text)
 	var hits, context []*candidate
+	floor := o.VectorFloor
+	if lookup(cands, text) {
+		floor = math.Inf(1)
+	}
 	for _, c := range cands {
 		c.score, c.adjust = Adjust(c.fused, c.m, now, w)
 		// The context shares are added, not multiplied: Explain reports
@@ -268,7 +273,7 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 			c.adjust["entity"] = 1 + o.Entity
 		}
 		switch {
-		case hasEvidence(c, o.VectorFloor):
+		case hasEvidence(c, floor):
 			hits = append(hits, c)
 		case follows(c):
 			context = append(context, c)
