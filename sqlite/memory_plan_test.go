@@ -26,3 +26,21 @@ func TestFindMemories_TierPlan(t *testing.T) {
 		t.Errorf("the tier's page is sorted in a temporary B-tree:\n%s", all)
 	}
 }
+
+// TestAnchoredMemories_Plan: the anchored memories are read through the
+// partial index that holds only them, in id order, not by scanning every
+// memory and sorting the matches.
+func TestAnchoredMemories_Plan(t *testing.T) {
+	db := MustOpenDB(t)
+	plan, err := db.AnchoredPlan(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(plan, "\n")
+	if !strings.Contains(all, "USING INDEX memories_anchored") {
+		t.Errorf("the anchored memories are not read through the partial index:\n%s", all)
+	}
+	if strings.Contains(all, "TEMP B-TREE") {
+		t.Errorf("the anchored memories are sorted in a temporary B-tree:\n%s", all)
+	}
+}
