@@ -44,3 +44,17 @@ func TestAnchoredMemories_Plan(t *testing.T) {
 		t.Errorf("the anchored memories are sorted in a temporary B-tree:\n%s", all)
 	}
 }
+
+// TestFindMemories_TagPlan: a tag filter looks its memories up in
+// memory_tags by tag instead of reading every memory's tags as JSON.
+func TestFindMemories_TagPlan(t *testing.T) {
+	db := MustOpenDB(t)
+	plan, err := db.MemoriesPlan(context.Background(), recall.MemoryFilter{Fields: map[string][]string{"tags": {"t7"}}, Limit: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(plan, "\n")
+	if !strings.Contains(all, "SEARCH t USING PRIMARY KEY (tag=?)") || strings.Contains(all, "SCAN m") {
+		t.Errorf("the tag filter does not read memory_tags:\n%s", all)
+	}
+}
