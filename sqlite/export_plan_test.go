@@ -17,6 +17,12 @@ func (db *DB) MemoriesPlan(ctx context.Context, f recall.MemoryFilter) ([]string
 	return db.queryPlan(ctx, query, args...)
 }
 
+// AnchoredPlan is SQLite's query plan for AnchoredMemories, one line per
+// step.
+func (db *DB) AnchoredPlan(ctx context.Context) ([]string, error) {
+	return db.queryPlan(ctx, anchoredQuery)
+}
+
 // queryPlan is SQLite's query plan for query, one line per step.
 func (db *DB) queryPlan(ctx context.Context, query string, args ...any) ([]string, error) {
 	rows, err := db.read.QueryContext(ctx, `EXPLAIN QUERY PLAN `+query, args...)

@@ -230,6 +230,9 @@ func indexMemory(ctx context.Context, tx *Tx, res sql.Result, m *recall.Memory) 
 	if err == nil {
 		_, err = tx.exec(ctx, indexMemorySQL, seq, m.Title, m.Content, jsonText(m.Tags))
 	}
+	if err == nil {
+		_, err = tx.exec(ctx, tagMemorySQL, seq, jsonText(m.Tags))
+	}
 	if err != nil {
 		return 0, fmt.Errorf("index memory: %w", err)
 	}

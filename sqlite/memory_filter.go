@@ -68,7 +68,8 @@ func whereMemories(f recall.MemoryFilter) (string, []any, error) {
 		var cond string
 		switch {
 		case name == "tags" || name == "tag":
-			cond = "EXISTS (SELECT 1 FROM json_each(m.tags) WHERE value IN (" + ph + "))"
+			// memory_tags (migration 0014) mirrors the tags column.
+			cond = "m.seq IN (SELECT t.seq FROM memory_tags t WHERE t.tag IN (" + ph + "))"
 		case strings.HasPrefix(name, "metadata."):
 			path := strings.TrimPrefix(name, "metadata.")
 			if path == "" || strings.ContainsAny(path, `"'\$[]`) {

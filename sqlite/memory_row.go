@@ -94,6 +94,13 @@ const insertMemorySQL = `INSERT INTO memories (id, key, collection, type, title,
 // from the table when it deletes the row.
 const indexMemorySQL = `INSERT INTO memories_fts(rowid, title, content, tags) VALUES (?, ?, ?, ?)`
 
+// tagMemorySQL lists a new memory's tags in memory_tags (migration 0014),
+// given its seq and the tags column. Updates and deletes keep memory_tags
+// in step by trigger; a trigger on insert would open a statement journal
+// for every new memory, and FTS5 would flush its pending terms at each
+// (half the import rate, as migration 0008 explains).
+const tagMemorySQL = `INSERT OR IGNORE INTO memory_tags (tag, seq) SELECT value, ? FROM json_each(?) WHERE type = 'text'`
+
 const updateMemorySQL = `UPDATE memories SET key = ?, collection = ?, type = ?, title = ?, content = ?,
 	tags = ?, category = ?, context = ?, related = ?, project = ?, priority = ?, created_by = ?,
 	confidence = ?, tier = ?, pinned = ?, status = ?, anchors = ?, metadata = ?, created_at = ?,
@@ -101,7 +108,7 @@ const updateMemorySQL = `UPDATE memories SET key = ?, collection = ?, type = ?, 
 	WHERE id = ?`
 
 // hotStatements are prepared once when the store opens (see DB.hot).
-var hotStatements = []string{insertMemorySQL, indexMemorySQL, updateMemorySQL, insertVersionSQL,
+var hotStatements = []string{insertMemorySQL, indexMemorySQL, tagMemorySQL, updateMemorySQL, insertVersionSQL,
 	`SELECT ` + memoryColumns + ` FROM memories m WHERE m.id = ?`,
 	`SELECT ` + memoryColumns + ` FROM memories m WHERE m.collection = ? AND m.key = ?`}
 

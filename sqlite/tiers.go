@@ -103,9 +103,14 @@ func (s *TierService) ApplyTierChanges(ctx context.Context, ch recall.TierChange
 	})
 }
 
+// anchoredQuery reads the active memories that have anchors. Its condition
+// is the one of the partial index memories_anchored (migration 0013), so
+// SQLite reads only the anchored rows, already in id order.
+const anchoredQuery = `SELECT ` + memoryColumns + ` FROM memories m WHERE m.status = 'active' AND m.anchors NOT IN ('', '[]', 'null') ORDER BY m.id`
+
 // AnchoredMemories returns the active memories that have anchors.
 func (s *TierService) AnchoredMemories(ctx context.Context) ([]*recall.Memory, error) {
-	rows, err := s.db.read.QueryContext(ctx, `SELECT `+memoryColumns+` FROM memories m WHERE m.status = 'active' AND m.anchors NOT IN ('', '[]', 'null') ORDER BY m.id`)
+	rows, err := s.db.read.QueryContext(ctx, anchoredQuery)
 	if err != nil {
 		return nil, fmt.Errorf("anchored memories: %w", err)
 	}
