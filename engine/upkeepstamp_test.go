@@ -16,7 +16,7 @@ import (
 // done by the first start after the interval (nothing is lost).
 func TestEngine_SessionUpkeepStamp(t *testing.T) {
 	ctx := context.Background()
-	e := openEngine(t)
+	e := roomyEngine(t)
 	stamp := filepath.Join(e.Location.Dir, engine.UpkeepStampFile)
 	rollups := func() int {
 		t.Helper()
@@ -80,7 +80,7 @@ func TestEngine_SessionUpkeepStamp(t *testing.T) {
 // upkeep: it runs and rewrites the stamp.
 func TestEngine_SessionUpkeepBadStamp(t *testing.T) {
 	ctx := context.Background()
-	e := openEngine(t)
+	e := roomyEngine(t)
 	stamp := filepath.Join(e.Location.Dir, engine.UpkeepStampFile)
 	if err := os.WriteFile(stamp, []byte("not a time"), 0o644); err != nil {
 		t.Fatal(err)
@@ -101,7 +101,7 @@ func TestEngine_SessionUpkeepBadStamp(t *testing.T) {
 // budget or a killed process) records no stamp, so the next session start
 // runs the upkeep in full.
 func TestEngine_SessionUpkeepCutShort(t *testing.T) {
-	e := openEngine(t)
+	e := roomyEngine(t)
 	stamp := filepath.Join(e.Location.Dir, engine.UpkeepStampFile)
 	day := e.Now().Truncate(24*time.Hour).AddDate(0, 0, -3)
 	if err := e.Observe(context.Background(), []*recall.Observation{{Type: recall.ObsCommand, Session: "old", Content: "make build", At: day}}); err != nil {
@@ -126,4 +126,14 @@ func TestEngine_SessionUpkeepCutShort(t *testing.T) {
 	if _, err := os.Stat(stamp); err != nil {
 		t.Fatalf("the complete run left no stamp: %v", err)
 	}
+}
+
+// roomyEngine opens an engine whose session-start upkeep has time to
+// finish even under the race detector: the tests are about what a
+// complete or a cut-short run leaves, not about the budget.
+func roomyEngine(t *testing.T) *engine.Engine {
+	t.Helper()
+	e := openEngine(t)
+	e.Config.Rollup.SessionBudgetMS = 60_000
+	return e
 }
