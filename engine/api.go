@@ -177,20 +177,6 @@ func (e *Engine) Stats(ctx context.Context, now time.Time) (*recall.StoreStats, 
 		return nil, err
 	}
 	forget.Assess(st, e.RetentionPolicy())
-	tiers, err := e.Tiers(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for _, t := range tiers {
-		if t.Tier != "rollup" { // the other tier is "raw"
-			continue
-		}
-		if st.RollupsByType == nil {
-			st.RollupsByType = map[string]int{}
-		}
-		st.Rollups += t.Count
-		st.RollupsByType[t.Kind] += t.Count
-	}
 	return st, nil
 }
 
