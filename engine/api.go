@@ -189,6 +189,16 @@ func (e *Engine) Tiers(ctx context.Context) ([]recall.TierStat, error) {
 	return svc.TierStats(ctx)
 }
 
+// Compression counts the compacted raw entries and the rollups with their
+// tokens: how much rollups compress, without the cost of Tiers.
+func (e *Engine) Compression(ctx context.Context) ([]recall.TierStat, error) {
+	svc, err := e.Rollups()
+	if err != nil {
+		return nil, err
+	}
+	return svc.CompressionStats(ctx)
+}
+
 // LatestRollups returns the n rollups of the newest buckets, active ones
 // only, without their sources: what `tiers` lists with their ids.
 func (e *Engine) LatestRollups(ctx context.Context, n int) ([]*recall.Rollup, error) {

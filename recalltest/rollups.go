@@ -2,6 +2,7 @@ package recalltest
 
 import (
 	"context"
+	"maps"
 	"testing"
 	"time"
 
@@ -373,5 +374,54 @@ func TestRollups(t *testing.T, open func(t *testing.T) recall.Store) {
 		if rolled != len(all(t, r)) {
 			t.Fatalf("TierStats counts %d rollups, FindRollups %d", rolled, len(all(t, r)))
 		}
+	})
+	t.Run("CompressionStats", func(t *testing.T) {
+		// The compression figures are TierStats' for the compacted raw
+		// entries and the rollups, to the token.
+		st := open(t)
+		r := stream(t, st)
+		mustPut(t, st.Memories(), &recall.Memory{Type: "fact", Title: "Office", Content: "The office is on the third floor.", OccurredAt: day0.Add(10 * time.Hour)})
+		mustPut(t, st.Memories(), &recall.Memory{Content: "a note that stays raw"})
+		type figures struct{ count, tokens, entries int }
+		compare := func(t *testing.T) {
+			t.Helper()
+			tiers, err := r.TierStats(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]figures{}
+			for _, s := range tiers {
+				if s.Tier == "rollup" || s.Status == recall.StatusCompacted {
+					want[s.Tier+"/"+s.Kind+"/"+s.Status] = figures{s.Count, s.Tokens, s.Entries}
+				}
+			}
+			comp, err := r.CompressionStats(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]figures{}
+			for _, s := range comp {
+				got[s.Tier+"/"+s.Kind+"/"+s.Status] = figures{s.Count, s.Tokens, s.Entries}
+			}
+			if !maps.Equal(got, want) {
+				t.Fatalf("CompressionStats %v, TierStats %v", got, want)
+			}
+		}
+		compare(t)
+		if _, err := r.RunRollups(ctx, recall.RollupRun{Now: weekEnd}); err != nil {
+			t.Fatal(err)
+		}
+		comp, err := r.CompressionStats(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kinds := map[string]int{}
+		for _, s := range comp {
+			kinds[s.Tier+"/"+s.Kind] += s.Count
+		}
+		if kinds["raw/observations"] != 14 || kinds["raw/memories"] != 1 || kinds["rollup/"+recall.Bucket4h] == 0 {
+			t.Fatalf("CompressionStats counts %v: want 14 compacted observations, the compacted memory and 4h rollups", kinds)
+		}
+		compare(t)
 	})
 }

@@ -20,3 +20,17 @@ func (db *DB) StatsPlans(ctx context.Context) (map[string][]string, error) {
 	}
 	return plans, nil
 }
+
+// CompressionPlans is SQLite's query plan for each query of
+// CompressionStats, in order.
+func (db *DB) CompressionPlans(ctx context.Context) ([][]string, error) {
+	var plans [][]string
+	for _, q := range compressionQueries {
+		plan, err := db.queryPlan(ctx, q.query)
+		if err != nil {
+			return nil, err
+		}
+		plans = append(plans, plan)
+	}
+	return plans, nil
+}

@@ -29,3 +29,26 @@ func TestStatsPlans(t *testing.T) {
 		}
 	}
 }
+
+// TestCompressionPlans: the compression plot's figures come from indexes
+// alone: each query reads one covering index, not the rows' text, and the
+// raw entries' indexes hold only the compacted ones.
+func TestCompressionPlans(t *testing.T) {
+	plans, err := MustOpenDB(t).CompressionPlans(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"memories_compacted_chars", "observations_compacted_chars", "memory_rollups_chars"}
+	if len(plans) != len(want) {
+		t.Fatalf("%d plans, want %d", len(plans), len(want))
+	}
+	for i, plan := range plans {
+		all := strings.Join(plan, "\n")
+		if !strings.Contains(all, "USING COVERING INDEX "+want[i]) {
+			t.Errorf("query %d does not read only %s:\n%s", i, want[i], all)
+		}
+		if strings.Contains(all, "TEMP B-TREE") {
+			t.Errorf("query %d sorts:\n%s", i, all)
+		}
+	}
+}
