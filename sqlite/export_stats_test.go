@@ -1,6 +1,10 @@
 package sqlite
 
-import "context"
+import (
+	"context"
+
+	"github.com/recall-mem/recall"
+)
 
 // StatsPlans is SQLite's query plan for each query of StoreStats that
 // counts rows, by query, one line per step.
@@ -33,4 +37,19 @@ func (db *DB) CompressionPlans(ctx context.Context) ([][]string, error) {
 		plans = append(plans, plan)
 	}
 	return plans, nil
+}
+
+// CountPlans is SQLite's query plan for the totals FindMemories and
+// FindObservations count under mf and of.
+func (db *DB) CountPlans(ctx context.Context, mf recall.MemoryFilter, of recall.ObservationFilter) (memories, observations []string, err error) {
+	where, args, err := whereMemories(mf)
+	if err != nil {
+		return nil, nil, err
+	}
+	if memories, err = db.queryPlan(ctx, `SELECT COUNT(*) FROM memories m WHERE `+where, args...); err != nil {
+		return nil, nil, err
+	}
+	where, args = whereObservations(of)
+	observations, err = db.queryPlan(ctx, `SELECT COUNT(*) FROM observations o WHERE `+where, args...)
+	return memories, observations, err
 }

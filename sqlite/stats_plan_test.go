@@ -5,6 +5,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/recall-mem/recall"
 )
 
 // TestStatsPlans: the store statistics, which the web UI's overview reads
@@ -49,6 +52,28 @@ func TestCompressionPlans(t *testing.T) {
 		}
 		if strings.Contains(all, "TEMP B-TREE") {
 			t.Errorf("query %d sorts:\n%s", i, all)
+		}
+	}
+}
+
+// TestGrowthPlans: the overview's growth plot counts a week of memories
+// (of any status) and of observations for each column: each count is a
+// range of the time index, not a pass over every row.
+func TestGrowthPlans(t *testing.T) {
+	since := time.Date(2026, 1, 5, 0, 0, 0, 0, time.UTC)
+	until, anyStatus := since.AddDate(0, 0, 7), "*"
+	mems, obs, err := MustOpenDB(t).CountPlans(context.Background(),
+		recall.MemoryFilter{Since: &since, Until: &until, Status: &anyStatus, Newest: true, Limit: 1},
+		recall.ObservationFilter{Since: &since, Until: &until, Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		plan []string
+		want string
+	}{{mems, "SEARCH m USING COVERING INDEX memories_occurred"}, {obs, "SEARCH o USING COVERING INDEX observations_at"}} {
+		if all := strings.Join(c.plan, "\n"); !strings.Contains(all, c.want) {
+			t.Errorf("plan lacks %q:\n%s", c.want, all)
 		}
 	}
 }
