@@ -23,10 +23,10 @@ func tokensOf(chars string) string {
 // estimates.
 func (s *RollupService) CompressionStats(ctx context.Context) ([]recall.TierStat, error) {
 	queries := []struct{ tier, query string }{
-		{"raw", `SELECT 'memories', 'compacted', count(*), ` + tokensOf(`length(title) + length(content)`) + `, count(*)
-			FROM memories WHERE namespace = $1 AND status = 'compacted'`},
-		{"raw", `SELECT 'observations', 'compacted', count(*), ` + tokensOf(`length(content)`) + `, count(*)
-			FROM observations WHERE namespace = $1 AND status = 'compacted'`},
+		{"raw", `SELECT 'memories', status, count(*), ` + tokensOf(`length(title) + length(content)`) + `, count(*)
+			FROM memories WHERE namespace = $1 AND status = 'compacted' GROUP BY status`},
+		{"raw", `SELECT 'observations', status, count(*), ` + tokensOf(`length(content)`) + `, count(*)
+			FROM observations WHERE namespace = $1 AND status = 'compacted' GROUP BY status`},
 		{"rollup", `SELECT bucket_type, status, count(*), ` + tokensOf(`length(summary)`) + `, coalesce(sum(entries), 0)
 			FROM memory_rollups WHERE namespace = $1 GROUP BY bucket_type, status`},
 	}
@@ -40,11 +40,7 @@ func (s *RollupService) CompressionStats(ctx context.Context) ([]recall.TierStat
 		if err != nil {
 			return nil, fmt.Errorf("compression stats: %w", err)
 		}
-		for _, st := range sts {
-			if st.Count > 0 { // an aggregate without groups has a row of zeros
-				out = append(out, st)
-			}
-		}
+		out = append(out, sts...)
 	}
 	return out, nil
 }

@@ -355,13 +355,7 @@ func TestRollups(t *testing.T, open func(t *testing.T) recall.Store) {
 			t.Fatal(err)
 		}
 		stats, err := r.TierStats(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		counts := map[string]int{}
-		for _, s := range stats {
-			counts[s.Tier+"/"+s.Kind+"/"+s.Status] += s.Count
-		}
+		counts := countTiers(t, stats, err, func(s recall.TierStat) string { return s.Tier + "/" + s.Kind + "/" + s.Status })
 		if counts["raw/observations/compacted"] != 14 || counts["raw/memories/active"] != 1 {
 			t.Fatalf("raw tier counts %v: want 14 compacted observations and one memory", counts)
 		}
@@ -412,16 +406,26 @@ func TestRollups(t *testing.T, open func(t *testing.T) recall.Store) {
 			t.Fatal(err)
 		}
 		comp, err := r.CompressionStats(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		kinds := map[string]int{}
-		for _, s := range comp {
-			kinds[s.Tier+"/"+s.Kind] += s.Count
-		}
+		kinds := countTiers(t, comp, err, func(s recall.TierStat) string { return s.Tier + "/" + s.Kind })
 		if kinds["raw/observations"] != 14 || kinds["raw/memories"] != 1 || kinds["rollup/"+recall.Bucket4h] == 0 {
 			t.Fatalf("CompressionStats counts %v: want 14 compacted observations, the compacted memory and 4h rollups", kinds)
 		}
 		compare(t)
 	})
+}
+
+// countTiers sums the counts of stats (read with err) by key, leaving out
+// those whose key is "".
+func countTiers(t *testing.T, stats []recall.TierStat, err error, key func(recall.TierStat) string) map[string]int {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int{}
+	for _, s := range stats {
+		if k := key(s); k != "" {
+			out[k] += s.Count
+		}
+	}
+	return out
 }

@@ -211,15 +211,12 @@ func testStats(t *testing.T, open func(t *testing.T) recall.Store) {
 			t.Fatal(err)
 		}
 		tiers, err := r.TierStats(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := map[string]int{}
-		for _, s := range tiers {
-			if s.Tier == "rollup" {
-				want[s.Kind] += s.Count
+		want := countTiers(t, tiers, err, func(s recall.TierStat) string {
+			if s.Tier != "rollup" {
+				return ""
 			}
-		}
+			return s.Kind
+		})
 		if want[recall.Bucket4h] == 0 || want[recall.BucketDaily] == 0 || want[recall.BucketWeekly] == 0 {
 			t.Fatalf("tier statistics %v: want 4h, daily and weekly rollups", want)
 		}

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 
 	"github.com/recall-mem/recall"
@@ -13,10 +14,10 @@ import (
 // (TestCompressionPlans). The expressions must stay written as in those
 // indexes: SQLite uses an indexed expression only when it matches.
 var compressionQueries = []struct{ tier, query string }{
-	{"raw", `SELECT 'memories', 'compacted', COUNT(*), ` + tokensOf(`length(title) + length(content)`) + `, COUNT(*)
-		FROM memories WHERE status = 'compacted'`},
-	{"raw", `SELECT 'observations', 'compacted', COUNT(*), ` + tokensOf(`length(content)`) + `, COUNT(*)
-		FROM observations WHERE status = 'compacted'`},
+	{"raw", `SELECT 'memories', status, COUNT(*), ` + tokensOf(`length(title) + length(content)`) + `, COUNT(*)
+		FROM memories WHERE status = 'compacted' GROUP BY status`},
+	{"raw", `SELECT 'observations', status, COUNT(*), ` + tokensOf(`length(content)`) + `, COUNT(*)
+		FROM observations WHERE status = 'compacted' GROUP BY status`},
 	{"rollup", `SELECT bucket_type, status, COUNT(*), ` + tokensOf(`length(summary)`) + `, IFNULL(SUM(entries), 0)
 		FROM memory_rollups GROUP BY bucket_type, status`},
 }
@@ -26,24 +27,13 @@ var compressionQueries = []struct{ tier, query string }{
 func (s *RollupService) CompressionStats(ctx context.Context) ([]recall.TierStat, error) {
 	var out []recall.TierStat
 	for _, q := range compressionQueries {
-		rows, err := s.db.read.QueryContext(ctx, q.query)
+		sts, err := s.tierRows(ctx, q.tier, q.query, func(rows *sql.Rows, st *recall.TierStat) error {
+			return rows.Scan(&st.Kind, &st.Status, &st.Count, &st.Tokens, &st.Entries)
+		})
 		if err != nil {
 			return nil, fmt.Errorf("compression stats: %w", err)
 		}
-		for rows.Next() {
-			st := recall.TierStat{Tier: q.tier}
-			if err := rows.Scan(&st.Kind, &st.Status, &st.Count, &st.Tokens, &st.Entries); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			if st.Count > 0 { // an aggregate without groups has a row of zeros
-				out = append(out, st)
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
+		out = append(out, sts...)
 	}
 	return out, nil
 }
