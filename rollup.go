@@ -180,6 +180,13 @@ type RollupService interface {
 
 	// TierStats counts raw entries and rollups per tier and status.
 	TierStats(ctx context.Context) ([]TierStat, error)
+
+	// CompressionStats is what shows how much rollups compress: the rows
+	// of TierStats for compacted raw entries (memories, observations) and
+	// for rollups, with Count, Tokens and Entries exactly as TierStats
+	// gives them; From, To and Bytes are left zero. It reads indexes that
+	// hold only those rows, never the other raw entries.
+	CompressionStats(ctx context.Context) ([]TierStat, error)
 }
 
 // RollupSummarizer rewrites a rollup's summary in better words (a chat

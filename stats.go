@@ -16,7 +16,7 @@ type StoreStats struct {
 	Versions           int            `json:"versions"`
 	Sessions           int            `json:"sessions"`
 	// Rollups counts the time-tier rollups of every status, by bucket type
-	// in RollupsByType (filled by the program from the tier statistics).
+	// in RollupsByType (nil when there are none).
 	Rollups       int            `json:"rollups"`
 	RollupsByType map[string]int `json:"rollups_by_type,omitempty"`
 
@@ -45,8 +45,10 @@ func (s *StoreStats) StoreBytes() int64 { return s.DBBytes + s.WALBytes }
 // StatsReader measures a store.
 type StatsReader interface {
 	// StoreStats counts rows and measures files at now: memories of every
-	// status by tier, every version, observations by type, sessions, and
-	// the last real sweep and purge. Growth, projection and advice are
+	// status by tier, every version, observations by type, rollups of
+	// every status by bucket type, sessions, and the last real sweep and
+	// purge. It reads indexes, not every row: the web UI's overview calls
+	// it on every view. Growth, projection and advice are
 	// left for the retention policy to fill.
 	StoreStats(ctx context.Context, now time.Time) (*StoreStats, error)
 }

@@ -177,20 +177,6 @@ func (e *Engine) Stats(ctx context.Context, now time.Time) (*recall.StoreStats, 
 		return nil, err
 	}
 	forget.Assess(st, e.RetentionPolicy())
-	tiers, err := e.Tiers(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for _, t := range tiers {
-		if t.Tier != "rollup" { // the other tier is "raw"
-			continue
-		}
-		if st.RollupsByType == nil {
-			st.RollupsByType = map[string]int{}
-		}
-		st.Rollups += t.Count
-		st.RollupsByType[t.Kind] += t.Count
-	}
 	return st, nil
 }
 
@@ -201,6 +187,16 @@ func (e *Engine) Tiers(ctx context.Context) ([]recall.TierStat, error) {
 		return nil, err
 	}
 	return svc.TierStats(ctx)
+}
+
+// Compression counts the compacted raw entries and the rollups with their
+// tokens: how much rollups compress, without the cost of Tiers.
+func (e *Engine) Compression(ctx context.Context) ([]recall.TierStat, error) {
+	svc, err := e.Rollups()
+	if err != nil {
+		return nil, err
+	}
+	return svc.CompressionStats(ctx)
 }
 
 // LatestRollups returns the n rollups of the newest buckets, active ones

@@ -10,7 +10,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/recall-mem/recall"
-	"github.com/recall-mem/recall/prose"
 )
 
 // FindRollup returns the rollup with its direct sources, oldest first;
@@ -224,19 +223,15 @@ func (s *RollupService) RollupsCovering(ctx context.Context, kind string, ids []
 // estimates and row bytes (pg_column_size of the row: as stored, so after
 // PostgreSQL's compression of long text).
 func (s *RollupService) TierStats(ctx context.Context) ([]recall.TierStat, error) {
-	n := strconv.Itoa(prose.CharsPerToken)
-	tokens := func(chars string) string {
-		return "((coalesce(sum(" + chars + "), 0) + " + n + " - 1) / " + n + ")::int"
-	}
 	queries := []struct{ tier, query string }{
 		{"raw", `SELECT 'memories', m.status, count(*), min(m.occurred_at), max(m.occurred_at),
-			` + tokens(`length(m.title) + length(m.content)`) + `, coalesce(sum(pg_column_size(m.*)), 0), count(*)
+			` + tokensOf(`length(m.title) + length(m.content)`) + `, coalesce(sum(pg_column_size(m.*)), 0), count(*)
 			FROM memories m WHERE m.namespace = $1 GROUP BY m.status ORDER BY m.status`},
 		{"raw", `SELECT 'observations', o.status, count(*), min(o.at), max(o.at),
-			` + tokens(`length(o.content)`) + `, coalesce(sum(pg_column_size(o.*)), 0), count(*)
+			` + tokensOf(`length(o.content)`) + `, coalesce(sum(pg_column_size(o.*)), 0), count(*)
 			FROM observations o WHERE o.namespace = $1 GROUP BY o.status ORDER BY o.status`},
 		{"rollup", `SELECT r.bucket_type, r.status, count(*), min(r.bucket_start), max(r.bucket_end),
-			` + tokens(`length(r.summary)`) + `, coalesce(sum(pg_column_size(r.*)), 0), coalesce(sum(r.entries), 0)
+			` + tokensOf(`length(r.summary)`) + `, coalesce(sum(pg_column_size(r.*)), 0), coalesce(sum(r.entries), 0)
 			FROM memory_rollups r WHERE r.namespace = $1 GROUP BY r.bucket_type, r.status
 			ORDER BY array_position(ARRAY['4h', 'daily', 'weekly', 'monthly'], r.bucket_type), r.status`},
 	}

@@ -18,8 +18,8 @@ const growthWindow = 30 * 24 * time.Hour
 var storeTables = []string{"memories", "memory_versions", "memory_vectors", "observations", "sessions",
 	"store_meta", "sync_records", "memory_rollups", "memory_rollup_sources", "forget_log"}
 
-// StoreStats counts the namespace's rows per observation type and memory
-// tier and the rows added in the 30 days up to now. DBBytes is the size of
+// StoreStats counts the namespace's rows per observation type, memory tier
+// and rollup bucket type, and the rows added in the 30 days up to now. DBBytes is the size of
 // the store's tables with their indexes, for every namespace of the
 // database (PostgreSQL does not size one namespace's share); there is no
 // WAL file or free-page count of the store's own, so those are 0.
@@ -32,6 +32,15 @@ func (s *ForgetService) StoreStats(ctx context.Context, now time.Time) (*recall.
 	}
 	if st.Memories, err = s.countGroups(ctx, `SELECT tier, count(*) FROM memories WHERE namespace = $1 GROUP BY tier`, st.MemoriesByTier); err != nil {
 		return nil, err
+	}
+	// The unique index on rollups leads with their bucket type: the count
+	// reads the index, not the rows.
+	byType := map[string]int{}
+	if st.Rollups, err = s.countGroups(ctx, `SELECT bucket_type, count(*) FROM memory_rollups WHERE namespace = $1 GROUP BY bucket_type`, byType); err != nil {
+		return nil, err
+	}
+	if st.Rollups > 0 {
+		st.RollupsByType = byType
 	}
 	since, until := now.Add(-growthWindow).UTC(), now.UTC()
 	err = s.db.pool.QueryRow(ctx, `SELECT

@@ -2,6 +2,7 @@ package recalltest
 
 import (
 	"context"
+	"maps"
 	"testing"
 	"time"
 
@@ -354,13 +355,7 @@ func TestRollups(t *testing.T, open func(t *testing.T) recall.Store) {
 			t.Fatal(err)
 		}
 		stats, err := r.TierStats(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		counts := map[string]int{}
-		for _, s := range stats {
-			counts[s.Tier+"/"+s.Kind+"/"+s.Status] += s.Count
-		}
+		counts := countTiers(t, stats, err, func(s recall.TierStat) string { return s.Tier + "/" + s.Kind + "/" + s.Status })
 		if counts["raw/observations/compacted"] != 14 || counts["raw/memories/active"] != 1 {
 			t.Fatalf("raw tier counts %v: want 14 compacted observations and one memory", counts)
 		}
@@ -374,4 +369,63 @@ func TestRollups(t *testing.T, open func(t *testing.T) recall.Store) {
 			t.Fatalf("TierStats counts %d rollups, FindRollups %d", rolled, len(all(t, r)))
 		}
 	})
+	t.Run("CompressionStats", func(t *testing.T) {
+		// The compression figures are TierStats' for the compacted raw
+		// entries and the rollups, to the token.
+		st := open(t)
+		r := stream(t, st)
+		mustPut(t, st.Memories(), &recall.Memory{Type: "fact", Title: "Office", Content: "The office is on the third floor.", OccurredAt: day0.Add(10 * time.Hour)})
+		mustPut(t, st.Memories(), &recall.Memory{Content: "a note that stays raw"})
+		type figures struct{ count, tokens, entries int }
+		compare := func(t *testing.T) {
+			t.Helper()
+			tiers, err := r.TierStats(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]figures{}
+			for _, s := range tiers {
+				if s.Tier == "rollup" || s.Status == recall.StatusCompacted {
+					want[s.Tier+"/"+s.Kind+"/"+s.Status] = figures{s.Count, s.Tokens, s.Entries}
+				}
+			}
+			comp, err := r.CompressionStats(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]figures{}
+			for _, s := range comp {
+				got[s.Tier+"/"+s.Kind+"/"+s.Status] = figures{s.Count, s.Tokens, s.Entries}
+			}
+			if !maps.Equal(got, want) {
+				t.Fatalf("CompressionStats %v, TierStats %v", got, want)
+			}
+		}
+		compare(t)
+		if _, err := r.RunRollups(ctx, recall.RollupRun{Now: weekEnd}); err != nil {
+			t.Fatal(err)
+		}
+		comp, err := r.CompressionStats(ctx)
+		kinds := countTiers(t, comp, err, func(s recall.TierStat) string { return s.Tier + "/" + s.Kind })
+		if kinds["raw/observations"] != 14 || kinds["raw/memories"] != 1 || kinds["rollup/"+recall.Bucket4h] == 0 {
+			t.Fatalf("CompressionStats counts %v: want 14 compacted observations, the compacted memory and 4h rollups", kinds)
+		}
+		compare(t)
+	})
+}
+
+// countTiers sums the counts of stats (read with err) by key, leaving out
+// those whose key is "".
+func countTiers(t *testing.T, stats []recall.TierStat, err error, key func(recall.TierStat) string) map[string]int {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int{}
+	for _, s := range stats {
+		if k := key(s); k != "" {
+			out[k] += s.Count
+		}
+	}
+	return out
 }

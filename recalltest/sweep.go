@@ -194,5 +194,42 @@ func testStats(t *testing.T, open func(t *testing.T) recall.Store) {
 		if stats.DBBytes <= 0 {
 			t.Errorf("DBBytes %d", stats.DBBytes)
 		}
+		if stats.Rollups != 0 || stats.RollupsByType != nil {
+			t.Errorf("rollups %d %v: want none", stats.Rollups, stats.RollupsByType)
+		}
+	})
+	t.Run("Rollups", func(t *testing.T) {
+		// StoreStats counts the rollups of every status by bucket type, as
+		// the tier statistics do (the web UI's overview reads them from
+		// StoreStats alone).
+		st := open(t)
+		for d := range 7 {
+			record(t, st, &recall.Observation{At: day0.AddDate(0, 0, d).Add(9 * time.Hour), Type: "fact", Key: "city", Content: "lives in Berlin"})
+		}
+		r := st.Rollups(policy(t))
+		if _, err := r.RunRollups(ctx, recall.RollupRun{Now: day0.AddDate(0, 0, 8)}); err != nil {
+			t.Fatal(err)
+		}
+		tiers, err := r.TierStats(ctx)
+		want := countTiers(t, tiers, err, func(s recall.TierStat) string {
+			if s.Tier != "rollup" {
+				return ""
+			}
+			return s.Kind
+		})
+		if want[recall.Bucket4h] == 0 || want[recall.BucketDaily] == 0 || want[recall.BucketWeekly] == 0 {
+			t.Fatalf("tier statistics %v: want 4h, daily and weekly rollups", want)
+		}
+		stats, err := st.Forgetting().StoreStats(ctx, day0.AddDate(0, 0, 8))
+		if err != nil {
+			t.Fatal(err)
+		}
+		total := 0
+		for _, n := range want {
+			total += n
+		}
+		if stats.Rollups != total || !maps.Equal(stats.RollupsByType, want) {
+			t.Errorf("StoreStats counts %d rollups %v, the tier statistics %d %v", stats.Rollups, stats.RollupsByType, total, want)
+		}
 	})
 }

@@ -15,26 +15,44 @@ import (
 // growthWindow is how far back StoreStats counts new rows.
 const growthWindow = 30 * 24 * time.Hour
 
-// StoreStats counts rows per observation type and memory tier, measures the
-// files and free pages, and counts the rows added in the 30 days up to now.
-func (s *ForgetService) StoreStats(ctx context.Context, now time.Time) (*recall.StoreStats, error) {
-	st := &recall.StoreStats{At: now.UTC(), ObservationsByType: map[string]int{}, MemoriesByTier: map[string]int{}}
-	q := s.db.read
-	var err error
-	if st.Observations, err = countGroups(ctx, q, `SELECT type, COUNT(*) FROM observations GROUP BY type`, st.ObservationsByType); err != nil {
-		return nil, err
-	}
-	if st.Memories, err = countGroups(ctx, q, `SELECT tier, COUNT(*) FROM memories GROUP BY tier`, st.MemoriesByTier); err != nil {
-		return nil, err
-	}
-	since, until := ms(now.Add(-growthWindow)), ms(now)
-	err = q.QueryRowContext(ctx, `SELECT
+// The statistics' queries. Each is answered from an index, never by
+// reading every memory (TestStatsPlans): the overview of the web UI runs
+// them on every view.
+const (
+	observationsByType = `SELECT type, COUNT(*) FROM observations GROUP BY type`
+	memoriesByTier     = `SELECT tier, COUNT(*) FROM memories GROUP BY tier`
+	rollupsByType      = `SELECT bucket_type, COUNT(*) FROM memory_rollups GROUP BY bucket_type`
+	// rowCounts takes the window's bounds as ?1 and ?2.
+	rowCounts = `SELECT
 		(SELECT COUNT(*) FROM memory_versions),
 		(SELECT COUNT(*) FROM sessions),
 		(SELECT COUNT(*) FROM observations WHERE at BETWEEN ?1 AND ?2)
 		+ (SELECT COUNT(*) FROM memories WHERE created_at BETWEEN ?1 AND ?2)
-		+ (SELECT COUNT(*) FROM memory_versions WHERE changed_at BETWEEN ?1 AND ?2)`, since, until).Scan(&st.Versions, &st.Sessions, &st.GrowthRows)
-	if err != nil {
+		+ (SELECT COUNT(*) FROM memory_versions WHERE changed_at BETWEEN ?1 AND ?2)`
+)
+
+// StoreStats counts rows per observation type, memory tier and rollup
+// bucket type, measures the files and free pages, and counts the rows
+// added in the 30 days up to now.
+func (s *ForgetService) StoreStats(ctx context.Context, now time.Time) (*recall.StoreStats, error) {
+	st := &recall.StoreStats{At: now.UTC(), ObservationsByType: map[string]int{}, MemoriesByTier: map[string]int{}}
+	q := s.db.read
+	var err error
+	if st.Observations, err = countGroups(ctx, q, observationsByType, st.ObservationsByType); err != nil {
+		return nil, err
+	}
+	if st.Memories, err = countGroups(ctx, q, memoriesByTier, st.MemoriesByTier); err != nil {
+		return nil, err
+	}
+	byType := map[string]int{}
+	if st.Rollups, err = countGroups(ctx, q, rollupsByType, byType); err != nil {
+		return nil, err
+	}
+	if st.Rollups > 0 {
+		st.RollupsByType = byType
+	}
+	since, until := ms(now.Add(-growthWindow)), ms(now)
+	if err = q.QueryRowContext(ctx, rowCounts, since, until).Scan(&st.Versions, &st.Sessions, &st.GrowthRows); err != nil {
 		return nil, fmt.Errorf("stats: %w", err)
 	}
 	if err := q.QueryRowContext(ctx, `SELECT page_size, freelist_count FROM pragma_page_size, pragma_freelist_count`).Scan(&st.PageSize, &st.FreePages); err != nil {

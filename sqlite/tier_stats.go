@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strconv"
 	"time"
@@ -41,7 +42,6 @@ func tokensOf(chars string) string {
 // TierStats counts raw memories, raw observations and rollups per bucket
 // type, by status, with their time ranges, token estimates and row bytes.
 func (s *RollupService) TierStats(ctx context.Context) ([]recall.TierStat, error) {
-	var out []recall.TierStat
 	queries := []struct {
 		tier, query string
 	}{
@@ -56,27 +56,41 @@ func (s *RollupService) TierStats(ctx context.Context) ([]recall.TierStat, error
 			FROM memory_rollups r GROUP BY r.bucket_type, r.status
 			ORDER BY CASE r.bucket_type WHEN '4h' THEN 0 WHEN 'daily' THEN 1 WHEN 'weekly' THEN 2 ELSE 3 END, r.status`},
 	}
+	var out []recall.TierStat
 	for _, q := range queries {
-		rows, err := s.db.read.QueryContext(ctx, q.query)
+		sts, err := s.tierRows(ctx, q.tier, q.query, func(rows *sql.Rows, st *recall.TierStat) error {
+			var from, to any
+			if err := rows.Scan(&st.Kind, &st.Status, &st.Count, &from, &to, &st.Tokens, &st.Bytes, &st.Entries); err != nil {
+				return err
+			}
+			st.From, st.To = statTime(from), statTime(to)
+			return nil
+		})
 		if err != nil {
 			return nil, fmt.Errorf("tier stats: %w", err)
 		}
-		for rows.Next() {
-			st := recall.TierStat{Tier: q.tier}
-			var from, to any
-			if err := rows.Scan(&st.Kind, &st.Status, &st.Count, &from, &to, &st.Tokens, &st.Bytes, &st.Entries); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			st.From, st.To = statTime(from), statTime(to)
-			out = append(out, st)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
+		out = append(out, sts...)
 	}
 	return out, nil
+}
+
+// tierRows runs a query of tier statistics, one row of tier per result row
+// read by scan.
+func (s *RollupService) tierRows(ctx context.Context, tier, query string, scan func(*sql.Rows, *recall.TierStat) error) ([]recall.TierStat, error) {
+	rows, err := s.db.read.QueryContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []recall.TierStat
+	for rows.Next() {
+		st := recall.TierStat{Tier: tier}
+		if err := scan(rows, &st); err != nil {
+			return nil, err
+		}
+		out = append(out, st)
+	}
+	return out, rows.Err()
 }
 
 // statTime reads a MIN or MAX: integer milliseconds for raw tables, ISO

@@ -38,9 +38,10 @@ type Handler struct {
 	opt   Options
 	pages map[string]*template.Template
 	root  http.Handler
-	// The overview's slow panels: the doctor's report, the maintain plan
-	// and the tier statistics, kept for a while (see snapshot). A change
-	// made through the UI drops the plan and the statistics.
+	// The slow panels: the overview's doctor's report and maintain plan,
+	// and the rollups page's tier statistics, kept for a while (see
+	// snapshot). A change made through the UI drops the plan and the
+	// statistics.
 	checks snapshot[[]engine.Check]
 	plan   snapshot[*recall.MaintainPlan]
 	tiers  snapshot[[]recall.TierStat]

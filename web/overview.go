@@ -29,9 +29,9 @@ type tierCount struct {
 	Count int
 }
 
-// panelTTL is how long the overview shows a maintain plan and tier
-// statistics before reading them again; changes made through the UI
-// drop them at once.
+// panelTTL is how long the overview shows a maintain plan (and the
+// rollups page the tier statistics) before reading them again; changes
+// made through the UI drop them at once.
 const panelTTL = time.Minute
 
 // recentSessions is how many sessions the overview lists.
@@ -86,7 +86,9 @@ func (h *Handler) overview(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if h.b.Rollups != nil {
-		tiers, _, err := h.tiers.get(now, panelTTL, false, func() ([]recall.TierStat, error) { return h.b.Rollups.Tiers(ctx) })
+		// Read on every view: the store answers from indexes that hold
+		// only compacted entries and rollups, unlike the full Tiers.
+		tiers, err := h.b.Rollups.Compression(ctx)
 		if err != nil {
 			h.fail(w, r, err)
 			return

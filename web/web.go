@@ -55,6 +55,7 @@ type Maintenance interface {
 // Rollups reads the time-tier rollups.
 type Rollups interface {
 	Tiers(ctx context.Context) ([]recall.TierStat, error)
+	Compression(ctx context.Context) ([]recall.TierStat, error)
 	ListRollups(ctx context.Context, f recall.RollupFilter) ([]*recall.Rollup, error)
 	ExplainRollup(ctx context.Context, id string) (*recall.Rollup, error)
 }
