@@ -98,7 +98,7 @@ func livePurgeMemories(ctx context.Context, q querier, c recall.PurgeCriteria, m
 // deletedPurgeMemories matches memories deleted with `recall delete`, whose
 // content lives on in memory_versions, against their last snapshot.
 func deletedPurgeMemories(ctx context.Context, q querier, c recall.PurgeCriteria, inHistory map[string]string) ([]recall.PurgeItem, error) {
-	query := `SELECT v.memory_id, `+versionSnapshotSQL+`, (SELECT COUNT(*) FROM memory_versions w WHERE w.memory_id = v.memory_id)
+	query := `SELECT v.memory_id, ` + versionSnapshotSQL + `, (SELECT COUNT(*) FROM memory_versions w WHERE w.memory_id = v.memory_id)
 		FROM memory_versions v
 		WHERE v.version = (SELECT MAX(w.version) FROM memory_versions w WHERE w.memory_id = v.memory_id)
 		AND NOT EXISTS (SELECT 1 FROM memories m WHERE m.id = v.memory_id)`
