@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -129,10 +128,7 @@ func TestEncodeVector_Int8(t *testing.T) {
 func TestVectors_StoredAsInt8(t *testing.T) {
 	ctx := context.Background()
 	for _, inline := range []bool{true, false} {
-		db := NewDB(filepath.Join(t.TempDir(), "recall.db"))
-		if err := db.Open(); err != nil {
-			t.Fatal(err)
-		}
+		db := openTemp(t, nil)
 		e := &recalltest.WordEmbedder{}
 		vs := NewVectorService(db, e, chunk.Splitter{})
 		vs.Inline = inline
@@ -150,6 +146,5 @@ func TestVectors_StoredAsInt8(t *testing.T) {
 		if hits, err := vs.SearchVectors(ctx, "when does the ferry leave", 1); err != nil || len(hits) != 1 {
 			t.Fatalf("inline %v: search %v, %v", inline, hits, err)
 		}
-		db.Close()
 	}
 }

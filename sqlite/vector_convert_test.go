@@ -34,42 +34,31 @@ func TestMigrate_VectorsInt8(t *testing.T) {
 		decodeVector(got, f16)
 		return got
 	}())
-	rows, err := db.read.Query(`SELECT seq, vec FROM memory_vectors ORDER BY seq`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var seqs []int64
-	for rows.Next() {
-		var seq int64
+	vecAt := func(seq int) []byte {
+		t.Helper()
 		var vec []byte
-		if err := rows.Scan(&seq, &vec); err != nil {
-			t.Fatal(err)
+		if err := db.read.QueryRow(`SELECT vec FROM memory_vectors WHERE seq = ?`, seq).Scan(&vec); err != nil {
+			t.Fatalf("vector %d: %v", seq, err)
 		}
-		seqs = append(seqs, seq)
-		switch seq {
-		case 3:
-			if string(vec) != string(want) {
-				t.Errorf("float16 vector became %v, want %v", vec, want)
-			}
-		case 7:
-			got := make([]float32, 4)
-			if len(vec) != 4+5 || !decodeVector(got, vec) {
-				t.Fatalf("float32 vector became %v", vec)
-			}
-			for i := range v {
-				if math.Abs(float64(got[i]-v[i])) > 0.8/254 {
-					t.Errorf("float32 vector [%d]: %v, want %v", i, got[i], v[i])
-				}
-			}
-		case 8:
-			if string(vec) != string([]byte{1, 2, 3}) {
-				t.Errorf("damaged blob rewritten as %v", vec)
-			}
+		return vec
+	}
+	if vec := vecAt(3); string(vec) != string(want) {
+		t.Errorf("float16 vector became %v, want %v", vec, want)
+	}
+	got := make([]float32, 4)
+	if vec := vecAt(7); len(vec) != 4+5 || !decodeVector(got, vec) {
+		t.Fatalf("float32 vector became %v", vec)
+	}
+	for i := range v {
+		if math.Abs(float64(got[i]-v[i])) > 0.8/254 {
+			t.Errorf("float32 vector [%d]: %v, want %v", i, got[i], v[i])
 		}
 	}
-	var tombs int
-	if err := db.read.QueryRow(`SELECT COUNT(*) FROM vector_tombstones`).Scan(&tombs); err != nil || tombs != 0 || len(seqs) != 3 {
-		t.Fatalf("seqs %v, %d tombstones, %v", seqs, tombs, err)
+	if vec := vecAt(8); string(vec) != string([]byte{1, 2, 3}) {
+		t.Errorf("damaged blob rewritten as %v", vec)
+	}
+	var n, tombs int
+	if err := db.read.QueryRow(`SELECT (SELECT COUNT(*) FROM memory_vectors), (SELECT COUNT(*) FROM vector_tombstones)`).Scan(&n, &tombs); err != nil || n != 3 || tombs != 0 {
+		t.Fatalf("%d vectors, %d tombstones, %v", n, tombs, err)
 	}
 }
