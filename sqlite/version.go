@@ -15,9 +15,13 @@ const insertVersionSQL = `INSERT OR REPLACE INTO memory_versions (memory_id, ver
 // versionSnapshotSQL is the whole JSON snapshot of the version row aliased
 // v, as it was recorded: a row keeps its content NULL while the live
 // memory has the same text (migration 0015), so the text is read from
-// there. The empty text stands in for a memory found in neither place,
-// which a sound store never has (Orphans counts them).
-const versionSnapshotSQL = `json_set(v.snapshot, '$.content', COALESCE(v.content, (SELECT m.content FROM memories m WHERE m.id = v.memory_id), ''))`
+// there. A row written by an older recall on a migrated store (during an
+// upgrade) has its text in the snapshot and no content: when the memory
+// is gone that text is used. The empty text stands in for a memory found
+// in none of these places, which a sound store never has (Orphans counts
+// them).
+const versionSnapshotSQL = `json_set(v.snapshot, '$.content', COALESCE(v.content, (SELECT m.content FROM memories m WHERE m.id = v.memory_id),
+	json_extract(v.snapshot, '$.content'), ''))`
 
 // snapshotJSON is a memory as a version row stores it: without its
 // content, which has a column of its own. The shallower Content field

@@ -290,3 +290,34 @@ func TestMigrate_VersionsShareContent(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestVersions_WrittenByOlderRecall: during an upgrade an older recall can
+// write to a migrated store, with the text in the snapshot and no content
+// column. Once its memory is deleted (the older recall records the
+// deletion the same way) the versions still read their own text, and
+// doctor finds nothing lost.
+func TestVersions_WrittenByOlderRecall(t *testing.T) {
+	ctx := context.Background()
+	db := openTemp(t, nil)
+	s := NewMemoryService(db)
+	res, err := s.PutMemory(ctx, &recall.Memory{Content: "the old way"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := res.Memory.ID
+	// What an older recall's DeleteMemory writes: the row goes, then a
+	// version whose snapshot holds the text.
+	if _, err := db.write.Exec(`DELETE FROM memories WHERE id = ?`, id); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.write.Exec(`INSERT INTO memory_versions (memory_id, version, op, changed_at, snapshot) VALUES (?, 2, 'delete', 2, ?)`,
+		id, `{"id":"`+id+`","collection":"default","content":"the old way","version":2}`); err != nil {
+		t.Fatal(err)
+	}
+	if got := contents(t, s, id); !reflect.DeepEqual(got, []string{"the old way", "the old way"}) {
+		t.Fatalf("versions %q", got)
+	}
+	if orphans, err := db.Orphans(ctx); err != nil || orphans["versions whose shared text is gone"] != 0 {
+		t.Fatalf("orphans %v, %v", orphans, err)
+	}
+}
