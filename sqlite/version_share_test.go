@@ -35,6 +35,16 @@ func openTemp(t *testing.T, now func() time.Time) *DB {
 	return db
 }
 
+// putContent puts a memory of that content and returns its id.
+func putContent(t *testing.T, s *MemoryService, content string) string {
+	t.Helper()
+	res, err := s.PutMemory(context.Background(), &recall.Memory{Content: content})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Memory.ID
+}
+
 func versionRows(t *testing.T, db *DB, id string) []versionRow {
 	t.Helper()
 	rows, err := db.read.Query(`SELECT op, content FROM memory_versions WHERE memory_id = ? ORDER BY version`, id)
@@ -189,14 +199,11 @@ func TestOrphans_SharedTextGone(t *testing.T) {
 	ctx := context.Background()
 	db := openTemp(t, nil)
 	s := NewMemoryService(db)
-	res, err := s.PutMemory(ctx, &recall.Memory{Content: "short-lived"})
-	if err != nil {
+	id := putContent(t, s, "short-lived")
+	if err := s.DeleteMemory(ctx, id); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.DeleteMemory(ctx, res.Memory.ID); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.write.Exec(`UPDATE memory_versions SET content = NULL WHERE memory_id = ?`, res.Memory.ID); err != nil {
+	if _, err := db.write.Exec(`UPDATE memory_versions SET content = NULL WHERE memory_id = ?`, id); err != nil {
 		t.Fatal(err)
 	}
 	orphans, err := db.Orphans(ctx)
@@ -300,11 +307,7 @@ func TestVersions_WrittenByOlderRecall(t *testing.T) {
 	ctx := context.Background()
 	db := openTemp(t, nil)
 	s := NewMemoryService(db)
-	res, err := s.PutMemory(ctx, &recall.Memory{Content: "the old way"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := res.Memory.ID
+	id := putContent(t, s, "the old way")
 	// What an older recall's DeleteMemory writes: the row goes, then a
 	// version whose snapshot holds the text.
 	if _, err := db.write.Exec(`DELETE FROM memories WHERE id = ?`, id); err != nil {
