@@ -14,7 +14,7 @@ var _ recall.HistoryReader = (*MemoryService)(nil)
 // MemoriesAsOf returns each memory's latest snapshot taken at or before t,
 // skipping memories whose latest change then was their deletion.
 func (s *MemoryService) MemoriesAsOf(ctx context.Context, t time.Time) ([]*recall.Memory, error) {
-	rows, err := s.db.read.QueryContext(ctx, `SELECT v.snapshot FROM memory_versions v
+	rows, err := s.db.read.QueryContext(ctx, `SELECT `+versionSnapshotSQL+` FROM memory_versions v
 		JOIN (SELECT memory_id, MAX(version) AS version FROM memory_versions WHERE changed_at <= ? GROUP BY memory_id) l
 		ON v.memory_id = l.memory_id AND v.version = l.version
 		WHERE v.op != 'delete' ORDER BY v.memory_id`, ms(t))

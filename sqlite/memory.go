@@ -215,7 +215,7 @@ func insertMemory(ctx context.Context, tx *Tx, m *recall.Memory, op string) erro
 			return recall.Errorf(recall.ECONFLICT, "Memory id %s is already taken.", m.ID)
 		}
 	}
-	if err := saveVersion(ctx, tx, m, op); err != nil {
+	if err := saveVersion(ctx, tx, m, op, true); err != nil {
 		return err
 	}
 	return embedOrQueue(ctx, tx, m, seq, true)
@@ -263,7 +263,7 @@ func writeMemory(ctx context.Context, tx *Tx, m *recall.Memory, op string) error
 	if n, _ := res.RowsAffected(); n == 0 {
 		return recall.Errorf(recall.ENOTFOUND, "Memory %s not found: run `recall list` to see ids.", m.ID)
 	}
-	if err := saveVersion(ctx, tx, m, op); err != nil {
+	if err := saveVersion(ctx, tx, m, op, true); err != nil {
 		return err
 	}
 	return embedOrQueue(ctx, tx, m, 0, false)
@@ -408,7 +408,7 @@ func (s *MemoryService) DeleteMemory(ctx context.Context, id string) error {
 		}
 		m.Version++
 		m.UpdatedAt = tx.now
-		return saveVersion(ctx, tx, m, "delete")
+		return saveVersion(ctx, tx, m, "delete", false)
 	})
 }
 

@@ -22,6 +22,11 @@ func (db *DB) Orphans(ctx context.Context) (map[string]int, error) {
 		// Every live memory has its current state in the versions table.
 		"memories without their current version": `SELECT COUNT(*) FROM memories m
 			WHERE NOT EXISTS (SELECT 1 FROM memory_versions v WHERE v.memory_id = m.id AND v.version = m.version)`,
+		// A version shares its memory's text until the memory changes
+		// (migration 0015); one whose memory is gone has lost its text.
+		"versions whose shared text is gone": `SELECT COUNT(*) FROM memory_versions v
+			WHERE v.content IS NULL AND json_type(v.snapshot, '$.content') IS NULL
+			AND NOT EXISTS (SELECT 1 FROM memories m WHERE m.id = v.memory_id)`,
 	}
 	out := map[string]int{}
 	for kind, q := range queries {

@@ -98,7 +98,7 @@ func livePurgeMemories(ctx context.Context, q querier, c recall.PurgeCriteria, m
 // deletedPurgeMemories matches memories deleted with `recall delete`, whose
 // content lives on in memory_versions, against their last snapshot.
 func deletedPurgeMemories(ctx context.Context, q querier, c recall.PurgeCriteria, inHistory map[string]string) ([]recall.PurgeItem, error) {
-	query := `SELECT v.memory_id, v.snapshot, (SELECT COUNT(*) FROM memory_versions w WHERE w.memory_id = v.memory_id)
+	query := `SELECT v.memory_id, ` + versionSnapshotSQL + `, (SELECT COUNT(*) FROM memory_versions w WHERE w.memory_id = v.memory_id)
 		FROM memory_versions v
 		WHERE v.version = (SELECT MAX(w.version) FROM memory_versions w WHERE w.memory_id = v.memory_id)
 		AND NOT EXISTS (SELECT 1 FROM memories m WHERE m.id = v.memory_id)`
@@ -141,9 +141,9 @@ func deletedPurgeMemories(ctx context.Context, q querier, c recall.PurgeCriteria
 // (title, content, context, category, tags, metadata) matches, each with
 // the narrowest rule any version matches.
 func historyMatches(ctx context.Context, q querier, id string, match *purgeMatch) (map[string]string, error) {
-	query, args := `SELECT memory_id, snapshot FROM memory_versions`, []any{}
+	query, args := `SELECT v.memory_id, `+versionSnapshotSQL+` FROM memory_versions v`, []any{}
 	if id != "" {
-		query, args = query+` WHERE memory_id = ?`, append(args, id)
+		query, args = query+` WHERE v.memory_id = ?`, append(args, id)
 	}
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
@@ -188,12 +188,14 @@ func purgeMemories(ctx context.Context, tx *Tx, c recall.PurgeCriteria, rep *rec
 		ids[i] = it.ID
 	}
 	list := jsonList(ids)
-	if _, err := tx.ExecContext(ctx, `DELETE FROM memories WHERE id IN (SELECT value FROM json_each(?))`, list); err != nil {
-		return nil, fmt.Errorf("purge memories: %w", err)
-	}
+	// Versions first: deleting a memory copies its text into the versions
+	// that share it (migration 0015), which would be work for nothing.
 	res, err := tx.ExecContext(ctx, `DELETE FROM memory_versions WHERE memory_id IN (SELECT value FROM json_each(?))`, list)
 	if err != nil {
 		return nil, fmt.Errorf("purge versions: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM memories WHERE id IN (SELECT value FROM json_each(?))`, list); err != nil {
+		return nil, fmt.Errorf("purge memories: %w", err)
 	}
 	versions, err := res.RowsAffected()
 	rep.Memories, rep.Versions = len(items), int(versions)

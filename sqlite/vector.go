@@ -210,9 +210,10 @@ func (s *VectorService) SearchVectors(ctx context.Context, text string, k int) (
 	}
 }
 
-// rerank scores the candidates of the quantised scan exactly, from the
-// stored float32 vectors, and keeps the best passage of each memory, k at
-// most. A candidate deleted since the scan is skipped.
+// rerank scores the candidates of the quantised scan from the stored
+// vectors (the scan's own int8 quantisation; more exactly for float16 and
+// float32 rows of older stores), and keeps the best passage of each
+// memory, k at most. A candidate deleted since the scan is skipped.
 func (s *VectorService) rerank(ctx context.Context, query []float32, cands []candidate, k int) ([]recall.VectorHit, error) {
 	if len(cands) == 0 {
 		return nil, nil

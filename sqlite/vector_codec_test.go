@@ -1,9 +1,15 @@
 package sqlite
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
+
+	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/chunk"
+	"github.com/recall-mem/recall/recalltest"
 )
 
 // TestHalf_RoundTrip: every float16 widens and narrows back to itself.
@@ -53,23 +59,92 @@ func TestHalf_Rounding(t *testing.T) {
 	}
 }
 
-// TestDecodeVector_Widths: float16 blobs and the float32 blobs of older
-// stores both decode; other lengths are refused.
+// TestDecodeVector_Widths: int8 blobs, the float16 blobs and float32
+// blobs of older stores all decode; other lengths are refused.
 func TestDecodeVector_Widths(t *testing.T) {
 	v := []float32{0.5, -0.25, 0.125}
 	got := make([]float32, 3)
-	if !decodeVector(got, encodeVector(nil, v)) || got[0] != 0.5 || got[1] != -0.25 || got[2] != 0.125 {
-		t.Fatalf("float16: %v", got)
+	if !decodeVector(got, encodeVector(nil, v)) || got[0] != 0.5 || math.Abs(float64(got[1]+0.25)) > 0.5/254 || math.Abs(float64(got[2]-0.125)) > 0.5/254 {
+		t.Fatalf("int8: %v", got)
 	}
-	var f32 []byte
+	var f16, f32 []byte
 	for _, x := range v {
-		b := math.Float32bits(x)
+		h, b := toHalf(x), math.Float32bits(x)
+		f16 = append(f16, byte(h), byte(h>>8))
 		f32 = append(f32, byte(b), byte(b>>8), byte(b>>16), byte(b>>24))
+	}
+	if !decodeVector(got, f16) || got[0] != 0.5 || got[1] != -0.25 || got[2] != 0.125 {
+		t.Fatalf("float16: %v", got)
 	}
 	if !decodeVector(got, f32) || got[1] != -0.25 {
 		t.Fatalf("float32: %v", got)
 	}
 	if decodeVector(got, f32[:5]) {
 		t.Fatal("a 5-byte blob decoded")
+	}
+}
+
+// TestEncodeVector_Int8: a stored vector is its int8 quantisation and
+// scale, dim + 4 bytes made odd, so that no dimension makes it the length
+// of a float16 or float32 blob (at 4 dimensions dim + 4 = 2 × dim); it
+// decodes to what the index scans with, within half a step of v.
+func TestEncodeVector_Int8(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, dim := range []int{1, 2, 3, 4, 5, 8, 384, 512} {
+		v := make([]float32, dim)
+		for i := range v {
+			v[i] = float32(r.NormFloat64())
+		}
+		b := encodeVector([]byte("prefix"), v)[len("prefix"):]
+		if len(b)%2 != 1 || len(b) < dim+4 || len(b) > dim+5 {
+			t.Fatalf("dim %d: %d bytes", dim, len(b))
+		}
+		if len(b) == 2*dim || len(b) == 4*dim {
+			t.Fatalf("dim %d: the int8 length %d is ambiguous", dim, len(b))
+		}
+		row := make([]int8, dim)
+		scale := quantizeRow(row, v)
+		got := make([]float32, dim)
+		if !decodeVector(got, b) {
+			t.Fatalf("dim %d: did not decode", dim)
+		}
+		for i := range v {
+			if got[i] != float32(row[i])*scale {
+				t.Fatalf("dim %d [%d]: %v, the index holds %v", dim, i, got[i], float32(row[i])*scale)
+			}
+			if d := math.Abs(float64(got[i] - v[i])); d > float64(scale)/2*1.0001 {
+				t.Fatalf("dim %d [%d]: %v for %v, more than half a step %v", dim, i, got[i], v[i], scale)
+			}
+		}
+	}
+	if b := encodeVector(nil, make([]float32, 4)); !decodeVector(make([]float32, 4), b) {
+		t.Fatal("the zero vector did not decode")
+	}
+}
+
+// TestVectors_StoredAsInt8: both write paths, embedding inline and the
+// queue, store a vector as dim + 5 bytes (int8, scale, padding) for the
+// even dimension of the test embedder, not 2 × dim of float16.
+func TestVectors_StoredAsInt8(t *testing.T) {
+	ctx := context.Background()
+	for _, inline := range []bool{true, false} {
+		db := openTemp(t, nil)
+		e := &recalltest.WordEmbedder{}
+		vs := NewVectorService(db, e, chunk.Splitter{})
+		vs.Inline = inline
+		mem := NewMemoryService(db)
+		if _, err := mem.ImportMemories(ctx, []*recall.Memory{{Content: "the ferry leaves at nine"}, {Content: "the lighthouse is white"}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := vs.DrainQueue(ctx, time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		var n, bad int
+		if err := db.read.QueryRow(`SELECT COUNT(*), COUNT(*) FILTER (WHERE length(vec) != dim + 5) FROM memory_vectors`).Scan(&n, &bad); err != nil || n != 2 || bad != 0 {
+			t.Fatalf("inline %v: %d vectors, %d not dim + 5 bytes long, %v", inline, n, bad, err)
+		}
+		if hits, err := vs.SearchVectors(ctx, "when does the ferry leave", 1); err != nil || len(hits) != 1 {
+			t.Fatalf("inline %v: search %v, %v", inline, hits, err)
+		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"math"
 	"runtime"
 	"slices"
 	"sort"
@@ -244,19 +243,9 @@ func (x *vectorIndex) load(ctx context.Context, q *sql.Tx) error {
 
 // add appends the int8 quantisation of v (symmetric, one scale per row).
 func (x *vectorIndex) add(seq int64, v []float32) {
-	var peak float32
-	for _, f := range v {
-		peak = max(peak, float32(math.Abs(float64(f))))
-	}
-	scale := peak / 127
 	n := len(x.q8)
 	x.q8 = append(x.q8, make([]int8, x.dim)...)
-	if scale > 0 {
-		row := x.q8[n:]
-		for j, f := range v {
-			row[j] = int8(math.Round(float64(f / scale)))
-		}
-	}
+	scale := quantizeRow(x.q8[n:], v)
 	x.slot[seq] = len(x.seqs)
 	x.scales = append(x.scales, scale)
 	x.seqs = append(x.seqs, seq)

@@ -10,16 +10,41 @@ import (
 	"github.com/recall-mem/recall"
 )
 
-const insertVersionSQL = `INSERT OR REPLACE INTO memory_versions (memory_id, version, op, changed_at, snapshot) VALUES (?, ?, ?, ?, ?)`
+const insertVersionSQL = `INSERT OR REPLACE INTO memory_versions (memory_id, version, op, changed_at, snapshot, content) VALUES (?, ?, ?, ?, ?, ?)`
 
-// saveVersion records m's current state as version m.Version.
-func saveVersion(ctx context.Context, tx *Tx, m *recall.Memory, op string) error {
-	snap, err := json.Marshal(m)
+// versionSnapshotSQL is the whole JSON snapshot of the version row aliased
+// v, as it was recorded: a row keeps its content NULL while the live
+// memory has the same text (migration 0015), so the text is read from
+// there. A row written by an older recall on a migrated store (during an
+// upgrade) has its text in the snapshot and no content: when the memory
+// is gone that text is used. The empty text stands in for a memory found
+// in none of these places, which a sound store never has (Orphans counts
+// them).
+const versionSnapshotSQL = `json_set(v.snapshot, '$.content', COALESCE(v.content, (SELECT m.content FROM memories m WHERE m.id = v.memory_id),
+	json_extract(v.snapshot, '$.content'), ''))`
+
+// snapshotJSON is a memory as a version row stores it: without its
+// content, which has a column of its own. The shallower Content field
+// hides the memory's, and omitempty leaves it out.
+type snapshotJSON struct {
+	*recall.Memory
+	Content string `json:"content,omitempty"`
+}
+
+// saveVersion records m's current state as version m.Version. The memory
+// row has just been written from m, so the version shares its text;
+// live is false when it has not (a deletion), and the text is copied.
+func saveVersion(ctx context.Context, tx *Tx, m *recall.Memory, op string, live bool) error {
+	snap, err := json.Marshal(snapshotJSON{Memory: m})
 	if err != nil {
 		return fmt.Errorf("snapshot: %w", err)
 	}
+	var content any
+	if !live {
+		content = m.Content
+	}
 	_, err = tx.exec(ctx, insertVersionSQL,
-		m.ID, m.Version, op, ms(tx.now), string(snap))
+		m.ID, m.Version, op, ms(tx.now), string(snap), content)
 	if err != nil {
 		return fmt.Errorf("save version: %w", err)
 	}
@@ -32,7 +57,7 @@ func (s *MemoryService) MemoryVersions(ctx context.Context, ref string) ([]*reca
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.read.QueryContext(ctx, `SELECT version, op, changed_at, snapshot FROM memory_versions WHERE memory_id = ? ORDER BY version`, id)
+	rows, err := s.db.read.QueryContext(ctx, `SELECT v.version, v.op, v.changed_at, `+versionSnapshotSQL+` FROM memory_versions v WHERE v.memory_id = ? ORDER BY v.version`, id)
 	if err != nil {
 		return nil, fmt.Errorf("versions: %w", err)
 	}
