@@ -36,11 +36,14 @@ func foldAll(words []string) []string {
 	return out
 }
 
-// foldedWords is the set of the words of text, folded.
-func foldedWords(text string) map[string]bool {
+// heldWords is the set of the words a memory holds where full-text search
+// looks (title, tags, content), folded.
+func heldWords(m *recall.Memory) map[string]bool {
 	out := map[string]bool{}
-	for _, w := range ftsquery.Words(text) {
-		out[fold(w)] = true
+	for _, text := range append([]string{m.Title, m.Content}, m.Tags...) {
+		for _, w := range ftsquery.Words(text) {
+			out[fold(w)] = true
+		}
 	}
 	return out
 }
@@ -73,7 +76,7 @@ func lexical(c *candidate, mode string, words []string) bool {
 	if mode != recall.ModeVector {
 		return c.bm25Rank > 0
 	}
-	have := foldedWords(c.m.Content)
+	have := heldWords(c.m)
 	for _, w := range words {
 		if have[w] {
 			return true
@@ -94,7 +97,7 @@ func lookup(cands map[string]*candidate, mode string, words []string) bool {
 		if (mode == recall.ModeVector && c.vectorRank != 1) || (mode != recall.ModeVector && c.bm25Rank != 1) {
 			continue
 		}
-		have := foldedWords(c.m.Content)
+		have := heldWords(c.m)
 		for _, w := range words {
 			if !have[w] {
 				return false

@@ -85,6 +85,12 @@ func TestLexical(t *testing.T) {
 	if !lexical(cherries, recall.ModeVector, words) || lexical(apples, recall.ModeVector, words) {
 		t.Errorf("vector mode: the memory holding the word is lexical, the other is not")
 	}
+	// the title and tags are held as full text holds them
+	titled := memoryCand("t", "Dark and sweet.")
+	titled.m.Title, titled.m.Tags = "Orchard notes", []string{"cherries"}
+	if !lexical(titled, recall.ModeVector, words) {
+		t.Errorf("vector mode: a memory tagged with the word is lexical")
+	}
 	// with full text, a full-text match is what counts
 	apples.bm25Rank = 2
 	if lexical(cherries, recall.ModeHybrid, words) || !lexical(apples, recall.ModeHybrid, words) {
@@ -112,7 +118,7 @@ func newFruit() fruit {
 func (f fruit) Search(_ context.Context, q recall.SearchQuery) ([]*recall.SearchHit, error) {
 	var out []*recall.SearchHit
 	for _, m := range f.ms {
-		have := foldedWords(m.Content)
+		have := heldWords(m)
 		for _, w := range matchWords(q.Text) {
 			if have[w] {
 				out = append(out, &recall.SearchHit{Memory: m, Score: 1, Snippet: m.Content})
@@ -181,6 +187,10 @@ func TestSearchFruit(t *testing.T) {
 				t.Errorf("%s %q (-want +got):\n%s", mode, query, diff)
 			}
 		}
+	}
+	hits, err := s.Search(context.Background(), recall.SearchQuery{Text: "cherries", Mode: recall.ModeVector, Now: now, Explain: true})
+	if err != nil || len(hits) != 1 || !strings.Contains(hits[0].Explain.Note, "keyword lookup") {
+		t.Errorf("explain says a lookup took the hits: %v %+v", err, hits)
 	}
 	// Not a lookup (no memory holds all three words): a vector match over
 	// the floor is a hit of its own.

@@ -250,6 +250,9 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 	names := queryNames(q.Text)
 	var hits, context []*candidate
 	isLookup, words := lookup(cands, mode, queryWords(text)), matchWords(text)
+	if isLookup {
+		notes = append(notes, "keyword lookup: the best match holds every word of the query, so only memories holding one of them are hits")
+	}
 	for _, c := range cands {
 		c.score, c.adjust = Adjust(c.fused, c.m, now, w)
 		// The context shares are added, not multiplied: Explain reports
