@@ -11,6 +11,17 @@ import (
 	"github.com/recall-mem/recall"
 )
 
+func TestQueryWords(t *testing.T) {
+	// a lookup is told by every word; a memory matches by the words
+	// full-text search looks for
+	if diff := cmp.Diff([]string{"are", "the", "cherri", "dark"}, queryWords("Are the cherries dark?")); diff != "" {
+		t.Errorf("queryWords (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"cherri", "dark"}, matchWords("Are the cherries dark?")); diff != "" {
+		t.Errorf("matchWords (-want +got):\n%s", diff)
+	}
+}
+
 func TestFold(t *testing.T) {
 	for w, want := range map[string]string{
 		"cherries": "cherri", "cherry": "cherri", // one word, plural or not
@@ -25,17 +36,6 @@ func TestFold(t *testing.T) {
 		if got := fold(w); got != want {
 			t.Errorf("fold(%q) = %q, want %q", w, got, want)
 		}
-	}
-}
-
-func TestQueryWords(t *testing.T) {
-	// a lookup is told by every word; a memory matches by the words
-	// full-text search looks for
-	if diff := cmp.Diff([]string{"are", "the", "cherri", "dark"}, queryWords("Are the cherries dark?")); diff != "" {
-		t.Errorf("queryWords (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff([]string{"cherri", "dark"}, matchWords("Are the cherries dark?")); diff != "" {
-		t.Errorf("matchWords (-want +got):\n%s", diff)
 	}
 }
 
