@@ -87,8 +87,10 @@ func lexical(c *candidate, mode string, words []string) bool {
 
 // lookup reports whether the query is a keyword lookup: the best match,
 // the first full-text match or in vector mode the nearest memory, holds
-// every one of words (queryWords). On LoCoMo dev (categories 1–4) questions rarely
-// have all their words in one turn; docs/retrieval.md has the figures.
+// every one of words (queryWords). On LoCoMo dev it fires on 4 of 1,018
+// questions in vector mode and 8 in hybrid, and R@5 / R@10 stay as they
+// were in every mode (vector 0.449 / 0.553, hybrid 0.684 / 0.781):
+// questions rarely have all their words in one turn.
 func lookup(cands map[string]*candidate, mode string, words []string) bool {
 	if len(words) == 0 {
 		return false
