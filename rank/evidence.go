@@ -37,8 +37,8 @@ import (
 // one paraphrase in 32, so there is none. A margin under the cosine of the
 // lexical hits only (applied when there are some) fared no better: 0.05
 // to 0.15 under the best lexical hit's cosine, or the BM25 first's, each
-// cost 0.0055 R@5 or more (docs/retrieval.md). In hybrid mode a keyword
-// lookup refuses them instead (lookup, below); vector mode keeps them.
+// cost 0.0055 R@5 or more (docs/retrieval.md). A keyword lookup refuses
+// them instead, in every mode (lookup.go).
 //
 // A new embedder gets its own line here once calibrated the same way; until
 // then DefaultVectorFloor applies.
@@ -66,30 +66,6 @@ func VectorFloor(model string) float64 {
 // hasEvidence reports whether c matched the query by itself.
 func hasEvidence(c *candidate, floor float64) bool {
 	return c.bm25Rank > 0 || (c.vectorRank > 0 && c.vector >= floor)
-}
-
-// lookup reports whether the query is a keyword lookup: the first
-// full-text match holds every word of it. A memory matching such a query
-// by vector alone is then a neighbour of the topic (other fruit for
-// "cherries", cosine 0.37–0.48 under the built-in encoder), not evidence.
-// On LoCoMo dev (categories 1–4, hybrid) R@5 / R@10 stay 0.684 / 0.782:
-// questions rarely have all their words in one turn. Margins under the
-// best cosine cost R@5 instead (docs/retrieval.md), and vector mode,
-// with no full-text match, keeps its neighbours.
-func lookup(cands map[string]*candidate, text string) bool {
-	for _, c := range cands {
-		if c.bm25Rank != 1 {
-			continue
-		}
-		have := Terms(c.m.Content)
-		for w := range Terms(text) {
-			if _, ok := have[w]; !ok {
-				return false
-			}
-		}
-		return true
-	}
-	return false
 }
 
 // follows reports whether c may be shown as context: it borrowed from a

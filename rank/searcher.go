@@ -3,7 +3,6 @@ package rank
 import (
 	"context"
 	"fmt"
-	"math"
 	"strings"
 	"time"
 
@@ -250,9 +249,9 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 	}
 	names := queryNames(q.Text)
 	var hits, context []*candidate
-	floor := o.VectorFloor
-	if lookup(cands, text) {
-		floor = math.Inf(1)
+	isLookup, words := lookup(cands, mode, queryWords(text)), matchWords(text)
+	if isLookup {
+		notes = append(notes, "keyword lookup: the best match holds every word of the query, so only memories holding one of them are hits")
 	}
 	for _, c := range cands {
 		c.score, c.adjust = Adjust(c.fused, c.m, now, w)
@@ -273,7 +272,7 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 			c.adjust["entity"] = 1 + o.Entity
 		}
 		switch {
-		case hasEvidence(c, floor):
+		case hasEvidence(c, o.VectorFloor) && (!isLookup || lexical(c, mode, words)):
 			hits = append(hits, c)
 		case follows(c):
 			context = append(context, c)
