@@ -91,9 +91,13 @@ func (s *MemoryService) Search(ctx context.Context, q recall.SearchQuery) ([]*re
 		// where to_tsquery in the statement would stem it again for
 		// every row ranked.
 		freq = append(freq, fmt.Sprintf("%g * ts_rank(%s, m.fts, %s) AS f%d", rankScale, rankWeights, w.arg(t.query), i))
-		score = append(score, fmt.Sprintf("%g * f.f%[2]d / (f.f%[2]d + f.norm)", t.idf*(bm25K1+1), i))
+		score = append(score, fmt.Sprintf("%s::float8 * f.f%d / (f.f%[2]d + f.norm)", w.arg(t.idf*(bm25K1+1)), i))
 	}
-	norm := fmt.Sprintf("%g * (1 - %g + %g * length(m.fts) / %g) AS norm", bm25K1, bm25B, bm25B, plan.avgLen)
+	// What varies from one query to the next (the terms, their IDF, the
+	// mean length) is a parameter: the statement's text depends only on
+	// the number of terms and the filter, so the driver prepares it once
+	// and the server plans it once (planning took 4 ms a query).
+	norm := fmt.Sprintf("%g * (1 - %g + %g * length(m.fts) / %s::float8) AS norm", bm25K1, bm25B, bm25B, w.arg(plan.avgLen))
 	// Ranking reads only ids and the tsvector; the memories themselves
 	// are loaded for the hits alone, so sorts never carry their content.
 	from := "memories m"

@@ -154,3 +154,38 @@ func TestHybridSearch(t *testing.T) {
 		t.Fatalf("hits %+v, want %s first from both lists", hits, want)
 	}
 }
+
+// TestSearchVectorsScansIndex checks that the store's own vector search
+// query is planned through the HNSW index on a store of some size, with
+// nothing priced out: a query joining memories before its ORDER BY was
+// planned as a scan and sort of every vector instead.
+func TestSearchVectorsScansIndex(t *testing.T) {
+	ctx := context.Background()
+	dbURL := pgtest.NewDatabase(t)
+	e := hashing.NewHashing(64)
+	st, err := postgres.OpenStore(ctx, dbURL, recall.StoreOptions{Embedding: &recall.EmbeddingOptions{Embedder: e, Inline: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	const n = 3000
+	for lo := 0; lo < n; lo += 1000 {
+		var batch []*recall.Memory
+		for i := lo; i < lo+1000; i++ {
+			batch = append(batch, &recall.Memory{Content: fmt.Sprintf("note %d about topic %d", i, i%97)})
+		}
+		if _, err := st.Memories().ImportMemories(ctx, batch); err != nil {
+			t.Fatal(err)
+		}
+	}
+	execSQL(t, dbURL, "ANALYZE")
+	q, _ := e.Embed(ctx, []string{"topic 12"})
+	rows, err := connect(t, dbURL).Query(ctx, "EXPLAIN "+postgres.NearestSQL(e.Dim()), "default", e.Model(), q[0], 141)
+	plan, err := collect(rows, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(plan, "\n"), fmt.Sprintf("Index Scan using memory_vectors_hnsw_%d", e.Dim())) {
+		t.Fatalf("the plan does not use the HNSW index:\n%s", strings.Join(plan, "\n"))
+	}
+}
