@@ -32,7 +32,8 @@ func TestSearchMatchesSQLite(t *testing.T) {
 	const n, queries = 3000, 80
 	ctx := context.Background()
 	opts := recall.StoreOptions{Embedding: &recall.EmbeddingOptions{Embedder: hashing.NewHashing(256), Chunker: chunk.Splitter{}, Inline: true}}
-	pg, err := postgres.OpenStore(ctx, pgtest.NewDatabase(t), opts)
+	dbURL := pgtest.NewDatabase(t)
+	pg, err := postgres.OpenStore(ctx, dbURL, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,6 +58,9 @@ func TestSearchMatchesSQLite(t *testing.T) {
 			}
 		}
 	}
+	// As autovacuum would: the planner's statistics then tell which
+	// words are common (see planTerms).
+	execSQL(t, dbURL, "ANALYZE memories")
 	now := base.Add(n * 10 * time.Minute)
 	cfg := engine.DefaultConfig()
 	var eng engine.Engine

@@ -189,3 +189,47 @@ func TestSearchVectorsScansIndex(t *testing.T) {
 		t.Fatalf("the plan does not use the HNSW index:\n%s", strings.Join(plan, "\n"))
 	}
 }
+
+// wordChunker makes a passage of every word: memories of many passages.
+type wordChunker struct{}
+
+func (wordChunker) Chunk(content string) []recall.Chunk {
+	var out []recall.Chunk
+	start := 0
+	for i, w := range strings.Split(content, " ") {
+		out = append(out, recall.Chunk{Index: i, Start: start, End: start + len(w)})
+		start += len(w) + 1
+	}
+	return out
+}
+
+// TestSearchVectorsManyPassages asks for more memories than the nearest
+// passages hold, so that the search asks the index for more and more
+// candidates: past 1,000 of them it must stay within pgvector's bounds
+// for hnsw.ef_search (it failed there with "outside the valid range").
+func TestSearchVectorsManyPassages(t *testing.T) {
+	ctx := context.Background()
+	e := hashing.NewHashing(32)
+	st, err := postgres.OpenStore(ctx, pgtest.NewDatabase(t), recall.StoreOptions{Embedding: &recall.EmbeddingOptions{Embedder: e, Chunker: wordChunker{}, Inline: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var batch []*recall.Memory
+	for i := range 12 {
+		// Every passage of a memory is the same, so the nearest
+		// passages are all of one memory, then all of the next.
+		words := make([]string, 150)
+		for j := range words {
+			words[j] = fmt.Sprintf("topic%d", i)
+		}
+		batch = append(batch, &recall.Memory{Content: strings.Join(words, " ")})
+	}
+	if _, err := st.Memories().ImportMemories(ctx, batch); err != nil {
+		t.Fatal(err)
+	}
+	hits, err := st.Vectors().SearchVectors(ctx, "topic3", 12)
+	if err != nil || len(hits) != 12 {
+		t.Fatalf("%d hits (%v), want all 12 memories", len(hits), err)
+	}
+}
