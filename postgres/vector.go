@@ -43,6 +43,7 @@ type VectorService struct {
 	OnError func(error)
 
 	queue   queueState
+	caught  caughtUp // see catchUp
 	mu      sync.Mutex
 	indexed map[int]bool // dimensions whose HNSW index is known to exist
 }
@@ -238,7 +239,7 @@ func (s *VectorService) SearchVectors(ctx context.Context, text string, k int) (
 	// otherwise what was just written, here or elsewhere, is embedded
 	// first, so that a search finds it.
 	if !s.Inline || s.QueuedHere() > 0 {
-		if _, err := s.Embed(ctx, searchCatchUp); err != nil {
+		if err := s.catchUp(ctx); err != nil {
 			return nil, err
 		}
 	}

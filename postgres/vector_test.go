@@ -233,3 +233,51 @@ func TestSearchVectorsManyPassages(t *testing.T) {
 		t.Fatalf("%d hits (%v), want all 12 memories", len(hits), err)
 	}
 }
+
+// TestSearchCatchUpAfterWrites checks that a search looks for memories
+// without a current vector only when something was written since a
+// search last found none: that look reads every memory of the namespace.
+// A vector removed behind the store's back (no write) stays missing; the
+// next write makes the search look again, and both are embedded.
+func TestSearchCatchUpAfterWrites(t *testing.T) {
+	ctx := context.Background()
+	dbURL := pgtest.NewDatabase(t)
+	st, err := postgres.OpenStore(ctx, dbURL, recall.StoreOptions{Embedding: &recall.EmbeddingOptions{Embedder: hashing.NewHashing(64)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	put := func(content string) string {
+		t.Helper()
+		res, err := st.Memories().PutMemory(ctx, &recall.Memory{Content: content})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Memory.ID
+	}
+	found := func(query, id string) bool {
+		t.Helper()
+		hits, err := st.Vectors().SearchVectors(ctx, query, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range hits {
+			if h.MemoryID == id {
+				return true
+			}
+		}
+		return false
+	}
+	zebra := put("zebra crossing near the school")
+	if !found("zebra crossing", zebra) {
+		t.Fatal("a queued memory was not embedded before the search")
+	}
+	execSQL(t, dbURL, "DELETE FROM memory_vectors WHERE memory_id = '"+zebra+"'")
+	if found("zebra crossing", zebra) {
+		t.Fatal("the search looked for stale vectors although nothing was written")
+	}
+	owl := put("owl hooting at night")
+	if !found("owl hooting", owl) || !found("zebra crossing", zebra) {
+		t.Fatal("after a write, the search did not embed what lacked a vector")
+	}
+}
