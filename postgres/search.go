@@ -60,10 +60,8 @@ const minCommon = 200
 const maxScored = 6000
 
 // Search ranks the namespace's memories for the query over title, tags
-// and content, with the query language and filters of the SQLite store.
-// ts_rank has no notion of how rare a word is, so the score sums each
-// term's ts_rank weighted by its IDF: BM25's two main ingredients. Like
-// SQLite's, it leaves Snippet empty.
+// and content, with the query language, filters and score (FTS5's BM25,
+// see above) of the SQLite store. Like SQLite's, it leaves Snippet empty.
 func (s *MemoryService) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.SearchHit, error) {
 	w := newWhere("m", s.db.Namespace)
 	if err := w.memories(q.Filter); err != nil {
@@ -160,7 +158,8 @@ type termPlan struct {
 //
 // A smaller store keeps every term and ranks every match. Each term's
 // matches are counted exactly (the count stops at the common threshold),
-// which BM25's IDF needs too.
+// which BM25's IDF needs too, except those of the words the planner's
+// statistics list as the most common: their count is estimated.
 func (s *MemoryService) planTerms(ctx context.Context, terms []string) (termPlan, error) {
 	st, err := s.db.stats.get(ctx, s.db.pool, s.db.Namespace)
 	if err != nil {
@@ -179,7 +178,6 @@ func (s *MemoryService) planTerms(ctx context.Context, terms []string) (termPlan
 	// count; the others are rarer than any listed, so counting them is
 	// cheap, and exact as SQLite's.
 	var queries, lexemes []string
-	var counts []float64
 	err = s.db.pool.QueryRow(ctx, `SELECT array_agg(tq.q::text ORDER BY t.i), array_agg(coalesce(tq.lexeme, '') ORDER BY t.i)
 		FROM unnest($1::text[]) WITH ORDINALITY AS t(term, i)
 		CROSS JOIN LATERAL (SELECT to_tsquery('recall', t.term) AS q,
@@ -187,13 +185,14 @@ func (s *MemoryService) planTerms(ctx context.Context, terms []string) (termPlan
 	if err != nil {
 		return termPlan{}, err
 	}
+	counts := make([]float64, len(queries))
 	var uncounted []string
-	counts = make([]float64, len(queries))
+	var at []int // where each uncounted term's count goes
 	for i, q := range queries {
 		if f, ok := st.common[lexemes[i]]; ok && !small {
-			counts[i] = min(math.Round(f*n), limit)
+			counts[i] = min(max(math.Round(f*n), 1), limit)
 		} else if q != "" {
-			uncounted = append(uncounted, q)
+			uncounted, at = append(uncounted, q), append(at, i)
 		}
 	}
 	if len(uncounted) > 0 {
@@ -204,11 +203,8 @@ func (s *MemoryService) planTerms(ctx context.Context, terms []string) (termPlan
 		if err != nil {
 			return termPlan{}, err
 		}
-		j := 0
-		for i, q := range queries {
-			if _, ok := st.common[lexemes[i]]; (!ok || small) && q != "" {
-				counts[i], j = got[j], j+1
-			}
+		for j, i := range at {
+			counts[i] = got[j]
 		}
 	}
 	var all []weightedTerm
