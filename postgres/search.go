@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -11,14 +12,35 @@ import (
 	"github.com/recall-mem/recall/ftsquery"
 )
 
+// The score is FTS5's BM25, as SQLite ranks: for each query term, its
+// IDF times k1+1 times the term's weighted frequency f in the memory over
+// f + k1*(1 - b + b*dl/avgdl), summed. f counts an occurrence in the
+// title 10, in the tags 4 and in the content 1 (SQLite's column weights),
+// and saturates: a title match is worth about twice a content match, not
+// ten times. ts_rank (without normalisation) gives f: for one occurrence
+// it is the label's weight over ζ(2), and further occurrences add less
+// than FTS5 counts them (1/4, 1/9, ... of theirs). dl is the memory's
+// number of distinct words (length of its tsvector), avgdl their mean.
+
 // rankWeights are ts_rank's weights for the labels D, C, B and A: content,
-// (unused), tags and title, in the 1 : 4 : 10 of SQLite's bm25 weights.
+// (unused), tags and title. ts_rank refuses weights above 1, so they are
+// SQLite's 1 : 4 : 10 divided by 10, and rankScale restores them.
 const rankWeights = `'{0.1, 0, 0.4, 1.0}'`
 
-// rankNormalization divides a rank by 1 + the log of the document's
-// length, so a long memory does not win on repetition alone (BM25's
-// length normalisation, roughly).
+// rankScale turns ts_rank into the weighted term frequency: times ζ(2)
+// (ts_rank divides by it) and 10 (see rankWeights).
+const rankScale = 10 * math.Pi * math.Pi / 6
+
+// rankNormalization divides a rollup's ts_rank by 1 + the log of its
+// length (see SearchRollups), so a long summary does not win on
+// repetition alone.
 const rankNormalization = 1
+
+// bm25K1 and bm25B are FTS5's BM25 parameters.
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
 
 // commonShare: a term found in more than 1/commonShare of the namespace's
 // memories is "common" and left out of the query while a rarer term
@@ -27,21 +49,19 @@ const rankNormalization = 1
 const commonShare = 10
 
 // minCommon is the fewest matches that make a term common, so that a small
-// store keeps every term.
+// store (under minCommon*commonShare memories) keeps every term and ranks
+// every match, as on SQLite.
 const minCommon = 200
 
 // maxScored bounds the rows one search ranks, so that a query of common
-// words costs about the same on any store: ts_rank takes some 5 µs a row
-// here, so 2,000 rows are about 10 ms. When the words kept are expected to
-// match more, only their newest matches are ranked (the newest memories
-// are the likelier answer when a word says little), as on SQLite.
-const maxScored = 2000
+// words costs about the same on any store. It is SQLite's bound, and the
+// terms are chosen within it as SQLite chooses them (see planTerms): the
+// two stores rank the same candidates.
+const maxScored = 6000
 
 // Search ranks the namespace's memories for the query over title, tags
-// and content, with the query language and filters of the SQLite store.
-// ts_rank has no notion of how rare a word is, so the score sums each
-// term's ts_rank weighted by its IDF: BM25's two main ingredients. Like
-// SQLite's, it leaves Snippet empty.
+// and content, with the query language, filters and score (FTS5's BM25,
+// see above) of the SQLite store. Like SQLite's, it leaves Snippet empty.
 func (s *MemoryService) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.SearchHit, error) {
 	w := newWhere("m", s.db.Namespace)
 	if err := w.memories(q.Filter); err != nil {
@@ -51,34 +71,45 @@ func (s *MemoryService) Search(ctx context.Context, q recall.SearchQuery) ([]*re
 	if len(terms) == 0 {
 		return nil, nil
 	}
-	weighted, err := s.weighTerms(ctx, terms)
+	plan, err := s.planTerms(ctx, terms)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
+	}
+	if len(plan.terms) == 0 {
+		return nil, nil
 	}
 	limit := q.Limit
 	if limit <= 0 {
 		limit = 10
 	}
-	var kept, score []string
-	var matches float64
-	for _, t := range weighted {
-		matches += t.df
-		ph := w.arg(t.term)
-		kept = append(kept, t.term)
-		score = append(score, fmt.Sprintf("%g * ts_rank(%s, m.fts, to_tsquery('recall', %s), %d)", t.idf, rankWeights, ph, rankNormalization))
+	var match, freq, score []string
+	for i, t := range plan.terms {
+		match = append(match, "("+t.query+")")
+		// The term's tsquery is a parameter of type tsquery: parsed once,
+		// where to_tsquery in the statement would stem it again for
+		// every row ranked.
+		freq = append(freq, fmt.Sprintf("%g * ts_rank(%s, m.fts, %s) AS f%d", rankScale, rankWeights, w.arg(t.query), i))
+		score = append(score, fmt.Sprintf("%s::float8 * f.f%d / (f.f%[2]d + f.norm)", w.arg(t.idf*(bm25K1+1)), i))
 	}
-	match := w.arg(strings.Join(kept, " | "))
-	// Ranking reads only ids and vectors; the memories themselves are
-	// loaded for the hits alone, so sorts never carry their content.
+	// What varies from one query to the next (the terms, their IDF, the
+	// mean length) is a parameter: the statement's text depends only on
+	// the number of terms and the filter, so the driver prepares it once
+	// and the server plans it once (planning took 4 ms a query).
+	norm := fmt.Sprintf("%g * (1 - %g + %g * length(m.fts) / %s::float8) AS norm", bm25K1, bm25B, bm25B, w.arg(plan.avgLen))
+	// Ranking reads only ids and the tsvector; the memories themselves
+	// are loaded for the hits alone, so sorts never carry their content.
 	from := "memories m"
-	cond := fmt.Sprintf("%s AND m.fts @@ to_tsquery('recall', %s)", w.sql(), match)
-	if matches > maxScored {
+	cond := fmt.Sprintf("%s AND m.fts @@ %s::tsquery", w.sql(), w.arg(strings.Join(match, " | ")))
+	if plan.newest {
 		from = fmt.Sprintf("(SELECT m.id, m.fts FROM memories m WHERE %s ORDER BY m.seq DESC LIMIT %d) m", cond, maxScored)
 		cond = "true"
 	}
-	sql := fmt.Sprintf(`WITH ranked AS (SELECT m.id, %s AS score FROM %s WHERE %s ORDER BY score DESC, m.id LIMIT %s)
+	// OFFSET 0 keeps the frequencies a subquery of their own: merged into
+	// the score, each ts_rank would run twice.
+	sql := fmt.Sprintf(`WITH ranked AS (SELECT f.id, %s AS score
+			FROM (SELECT m.id, %s, %s FROM %s WHERE %s OFFSET 0) f ORDER BY score DESC, f.id LIMIT %s)
 		SELECT %s, r.score FROM ranked r JOIN memories m ON m.namespace = $1 AND m.id = r.id
-		ORDER BY r.score DESC, m.id`, strings.Join(score, " + "), from, cond, w.arg(limit), memoryColumns)
+		ORDER BY r.score DESC, m.id`, strings.Join(score, " + "), strings.Join(freq, ", "), norm, from, cond, w.arg(limit), memoryColumns)
 	rows, err := s.db.pool.Query(ctx, sql, w.args...)
 	hits, err := collectRows(rows, err, func(row pgx.Row) (*recall.SearchHit, error) {
 		h := &recall.SearchHit{}
@@ -97,72 +128,121 @@ func (s *MemoryService) Search(ctx context.Context, q recall.SearchQuery) ([]*re
 	return hits, nil
 }
 
-// weightedTerm is a query term and its inverse document frequency.
+// weightedTerm is a query term as the index holds it and its inverse
+// document frequency.
 type weightedTerm struct {
-	term    string
-	df, idf float64 // df: how many memories hold it, estimated
+	query string  // the term's tsquery, as text
+	df    float64 // how many memories of the namespace hold it (at most the cap counted to)
+	idf   float64
 }
 
-// weighTerms estimates each term's document frequency, leaves common
-// terms out while a rarer one remains, and returns the others with BM25's
-// IDF. The estimate comes from the planner's statistics once the table has
-// been analyzed, else (a new, small store) from counting.
-func (s *MemoryService) weighTerms(ctx context.Context, terms []string) ([]weightedTerm, error) {
-	st, err := s.db.stats.get(ctx, s.db.pool)
+// termPlan is what a search ranks: the terms kept, and whether only the
+// newest maxScored of their matches are ranked.
+type termPlan struct {
+	terms  []weightedTerm
+	newest bool
+	avgLen float64 // the mean number of distinct words of a memory
+}
+
+// planTerms chooses the terms a search ranks, as SQLite's matchExpr does,
+// so that both stores rank the same candidates. On a store of
+// minCommon*commonShare memories or more:
+//
+//   - common terms are left out while a rarer term remains (else the
+//     least common one is kept);
+//   - the rare terms are kept rarest first, while the memories they match
+//     add up to maxScored: rare terms carry the highest IDF, so the
+//     memories that match them are the ones that rank;
+//   - when even the rarest kept term matches more than that, or every
+//     term is common, only the newest maxScored matches are ranked.
+//
+// A smaller store keeps every term and ranks every match. Each term's
+// matches are counted exactly (the count stops at the common threshold),
+// which BM25's IDF needs too, except those of the words the planner's
+// statistics list as the most common: their count is estimated.
+func (s *MemoryService) planTerms(ctx context.Context, terms []string) (termPlan, error) {
+	st, err := s.db.stats.get(ctx, s.db.pool, s.db.Namespace)
 	if err != nil {
-		return nil, err
+		return termPlan{}, err
 	}
-	var n float64
-	var dfs []float64
-	if st.ok && st.rows >= minCommon*commonShare {
-		var lexemes []string
-		// The statistics list stemmed lexemes: a term is looked up as the
-		// index stores it.
-		if err := s.db.pool.QueryRow(ctx, `SELECT array(SELECT coalesce((SELECT lexeme FROM unnest(to_tsvector('recall', t.term)) LIMIT 1), t.term)
-			FROM unnest($1::text[]) WITH ORDINALITY AS t(term, i) ORDER BY t.i)`, terms).Scan(&lexemes); err != nil {
-			return nil, err
-		}
-		n = st.rows
-		for _, l := range lexemes {
-			f, ok := st.freq[l]
-			if !ok {
-				f = st.rare
-			}
-			dfs = append(dfs, f*n)
-		}
-	} else if n, dfs, err = s.countTerms(ctx, terms); err != nil {
-		return nil, err
+	n, avgLen := st.docs, st.avgLen
+	small := n < minCommon*commonShare
+	limit := min(math.Floor(n/commonShare), maxScored+1)
+	if small {
+		limit = n + 1 // counted in full: the IDF needs it
 	}
-	common := max(n/commonShare, minCommon)
-	var out []weightedTerm
-	least := 0
-	for i, t := range terms {
-		if dfs[i] < dfs[least] {
-			least = i
-		}
-		if dfs[i] < common {
-			out = append(out, weightedTerm{t, dfs[i], idf(n, dfs[i])})
+	// The words the planner's statistics list as common are not counted:
+	// counting one to 6,000 reads as many rows (160 ms for a question of
+	// seven words at 100,000 memories). Their share of the sampled rows
+	// (of every namespace) times the namespace's size stands for their
+	// count; the others are rarer than any listed, so counting them is
+	// cheap, and exact as SQLite's.
+	var queries, lexemes []string
+	err = s.db.pool.QueryRow(ctx, `SELECT array_agg(tq.q::text ORDER BY t.i), array_agg(coalesce(tq.lexeme, '') ORDER BY t.i)
+		FROM unnest($1::text[]) WITH ORDINALITY AS t(term, i)
+		CROSS JOIN LATERAL (SELECT to_tsquery('recall', t.term) AS q,
+			(SELECT lexeme FROM unnest(to_tsvector('recall', t.term)) LIMIT 1) AS lexeme) tq`, terms).Scan(&queries, &lexemes)
+	if err != nil {
+		return termPlan{}, err
+	}
+	counts := make([]float64, len(queries))
+	var uncounted []string
+	var at []int // where each uncounted term's count goes
+	for i, q := range queries {
+		if f, ok := st.common[lexemes[i]]; ok && !small {
+			counts[i] = min(max(math.Round(f*n), 1), limit)
+		} else if q != "" {
+			uncounted, at = append(uncounted, q), append(at, i)
 		}
 	}
-	if len(out) == 0 { // every term is common: the least common one ranks as well as all
-		out = []weightedTerm{{terms[least], dfs[least], idf(n, dfs[least])}}
+	if len(uncounted) > 0 {
+		var got []float64
+		err = s.db.pool.QueryRow(ctx, `SELECT array_agg((SELECT count(*) FROM (SELECT 1 FROM memories
+				WHERE namespace = $1 AND fts @@ t.q::tsquery LIMIT $3) hits)::float8 ORDER BY t.i)
+			FROM unnest($2::text[]) WITH ORDINALITY AS t(q, i)`, s.db.Namespace, uncounted, int64(limit)).Scan(&got)
+		if err != nil {
+			return termPlan{}, err
+		}
+		for j, i := range at {
+			counts[i] = got[j]
+		}
 	}
-	return out, nil
-}
-
-// countTerms counts the namespace's memories and those matching each term
-// (counting stops once a term is common).
-func (s *MemoryService) countTerms(ctx context.Context, terms []string) (float64, []float64, error) {
-	var n int64
-	if err := s.db.pool.QueryRow(ctx, `SELECT count(*) FROM memories WHERE namespace = $1`, s.db.Namespace).Scan(&n); err != nil {
-		return 0, nil, err
+	var all []weightedTerm
+	for i, q := range queries {
+		if q == "" { // nothing of the term is indexed: it matches nothing
+			continue
+		}
+		all = append(all, weightedTerm{query: q, df: counts[i], idf: idf(n, counts[i])})
 	}
-	var counts []float64
-	err := s.db.pool.QueryRow(ctx, `SELECT array(SELECT (SELECT count(*) FROM (SELECT 1 FROM memories
-			WHERE namespace = $1 AND fts @@ to_tsquery('recall', t.term) LIMIT $3) hits)::float8
-		FROM unnest($2::text[]) WITH ORDINALITY AS t(term, i) ORDER BY t.i)`,
-		s.db.Namespace, terms, max(n/commonShare, minCommon)).Scan(&counts)
-	return float64(n), counts, err
+	if small || len(all) == 0 {
+		return termPlan{terms: all, avgLen: avgLen}, nil
+	}
+	var rare []weightedTerm
+	least := all[0]
+	for _, t := range all {
+		if t.df < limit {
+			rare = append(rare, t)
+		}
+		if t.df < least.df {
+			least = t
+		}
+	}
+	if len(rare) == 0 { // every term is common: the least common one ranks as well as all
+		rare = []weightedTerm{least}
+	}
+	sort.SliceStable(rare, func(i, j int) bool { return rare[i].df < rare[j].df })
+	kept, rows := rare[:1], rare[0].df
+	for _, t := range rare[1:] {
+		if rows+t.df > maxScored {
+			break
+		}
+		kept, rows = append(kept, t), rows+t.df
+	}
+	// A common term's count stopped at limit: it may match far more than
+	// maxScored. SQLite ranks all its matches when limit is under
+	// maxScored (a store of fewer than 60,000 memories); here they are
+	// bounded on every store.
+	return termPlan{terms: kept, newest: rows > maxScored || rare[0].df >= limit, avgLen: avgLen}, nil
 }
 
 // idf is BM25's inverse document frequency of a term found in df of n

@@ -154,3 +154,130 @@ func TestHybridSearch(t *testing.T) {
 		t.Fatalf("hits %+v, want %s first from both lists", hits, want)
 	}
 }
+
+// TestSearchVectorsScansIndex checks that the store's own vector search
+// query is planned through the HNSW index on a store of some size, with
+// nothing priced out: a query joining memories before its ORDER BY was
+// planned as a scan and sort of every vector instead.
+func TestSearchVectorsScansIndex(t *testing.T) {
+	ctx := context.Background()
+	dbURL := pgtest.NewDatabase(t)
+	e := hashing.NewHashing(64)
+	st, err := postgres.OpenStore(ctx, dbURL, recall.StoreOptions{Embedding: &recall.EmbeddingOptions{Embedder: e, Inline: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	const n = 3000
+	for lo := 0; lo < n; lo += 1000 {
+		var batch []*recall.Memory
+		for i := lo; i < lo+1000; i++ {
+			batch = append(batch, &recall.Memory{Content: fmt.Sprintf("note %d about topic %d", i, i%97)})
+		}
+		if _, err := st.Memories().ImportMemories(ctx, batch); err != nil {
+			t.Fatal(err)
+		}
+	}
+	execSQL(t, dbURL, "ANALYZE")
+	q, _ := e.Embed(ctx, []string{"topic 12"})
+	rows, err := connect(t, dbURL).Query(ctx, "EXPLAIN "+postgres.NearestSQL(e.Dim()), "default", e.Model(), q[0], 141)
+	plan, err := collect(rows, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(plan, "\n"), fmt.Sprintf("Index Scan using memory_vectors_hnsw_%d", e.Dim())) {
+		t.Fatalf("the plan does not use the HNSW index:\n%s", strings.Join(plan, "\n"))
+	}
+}
+
+// wordChunker makes a passage of every word: memories of many passages.
+type wordChunker struct{}
+
+func (wordChunker) Chunk(content string) []recall.Chunk {
+	var out []recall.Chunk
+	start := 0
+	for i, w := range strings.Split(content, " ") {
+		out = append(out, recall.Chunk{Index: i, Start: start, End: start + len(w)})
+		start += len(w) + 1
+	}
+	return out
+}
+
+// TestSearchVectorsManyPassages asks for more memories than the nearest
+// passages hold, so that the search asks the index for more and more
+// candidates: past 1,000 of them it must stay within pgvector's bounds
+// for hnsw.ef_search (it failed there with "outside the valid range").
+func TestSearchVectorsManyPassages(t *testing.T) {
+	ctx := context.Background()
+	e := hashing.NewHashing(32)
+	st, err := postgres.OpenStore(ctx, pgtest.NewDatabase(t), recall.StoreOptions{Embedding: &recall.EmbeddingOptions{Embedder: e, Chunker: wordChunker{}, Inline: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var batch []*recall.Memory
+	for i := range 12 {
+		// Every passage of a memory is the same, so the nearest
+		// passages are all of one memory, then all of the next.
+		words := make([]string, 150)
+		for j := range words {
+			words[j] = fmt.Sprintf("topic%d", i)
+		}
+		batch = append(batch, &recall.Memory{Content: strings.Join(words, " ")})
+	}
+	if _, err := st.Memories().ImportMemories(ctx, batch); err != nil {
+		t.Fatal(err)
+	}
+	hits, err := st.Vectors().SearchVectors(ctx, "topic3", 12)
+	if err != nil || len(hits) != 12 {
+		t.Fatalf("%d hits (%v), want all 12 memories", len(hits), err)
+	}
+}
+
+// TestSearchCatchUpAfterWrites checks that a search looks for memories
+// without a current vector only when something was written since a
+// search last found none: that look reads every memory of the namespace.
+// A vector removed behind the store's back (no write) stays missing; the
+// next write makes the search look again, and both are embedded.
+func TestSearchCatchUpAfterWrites(t *testing.T) {
+	ctx := context.Background()
+	dbURL := pgtest.NewDatabase(t)
+	st, err := postgres.OpenStore(ctx, dbURL, recall.StoreOptions{Embedding: &recall.EmbeddingOptions{Embedder: hashing.NewHashing(64)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	put := func(content string) string {
+		t.Helper()
+		res, err := st.Memories().PutMemory(ctx, &recall.Memory{Content: content})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Memory.ID
+	}
+	found := func(query, id string) bool {
+		t.Helper()
+		hits, err := st.Vectors().SearchVectors(ctx, query, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range hits {
+			if h.MemoryID == id {
+				return true
+			}
+		}
+		return false
+	}
+	zebra := put("zebra crossing near the school")
+	if !found("zebra crossing", zebra) {
+		t.Fatal("a queued memory was not embedded before the search")
+	}
+	execSQL(t, dbURL, "DELETE FROM memory_vectors WHERE memory_id = '"+zebra+"'")
+	if found("zebra crossing", zebra) {
+		t.Fatal("the search looked for stale vectors although nothing was written")
+	}
+	owl := put("owl hooting at night")
+	if !found("owl hooting", owl) || !found("zebra crossing", zebra) {
+		t.Fatal("after a write, the search did not embed what lacked a vector")
+	}
+}

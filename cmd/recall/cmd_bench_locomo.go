@@ -1,8 +1,13 @@
 package main
 
 import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net/url"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/engine"
@@ -35,9 +40,16 @@ func (a *app) benchLocomoCommand() *cobra.Command {
 				return err
 			}
 			l.Product = a.benchProduct(cfg)
+			server := engine.IsStoreURL(a.eng.StoreFlag)
+			if server {
+				l.Product.Scratch = a.serverScratch(a.eng.StoreFlag)
+			}
 			rep, err := l.Run(c.Context(), convs)
 			if err == nil {
 				rep.Config["config_file"] = from
+				if server {
+					rep.Config["store"] = recall.RedactURL(a.eng.StoreFlag)
+				}
 			}
 			return a.benchPrint(rep, err, jsonOut)
 		},
@@ -47,6 +59,42 @@ func (a *app) benchLocomoCommand() *cobra.Command {
 	c.Flags().StringVar(&l.Mode, "mode", recall.ModeHybrid, "search `MODE`: hybrid, bm25 or vector")
 	c.Flags().StringVar(&configFile, "config", "", "read [ranking] and [retrieval] from `FILE` instead of the store's config.toml")
 	return c
+}
+
+// serverScratch returns the Product.Scratch of a benchmark run on the
+// server rawURL names: each store is a new namespace (bench-locomo- and
+// random hex digits, whatever namespace the URL names), deleted when the
+// benchmark is done with it, even after a failure.
+func (a *app) serverScratch(rawURL string) func(context.Context, recall.StoreOptions) (recall.Store, func(), error) {
+	return func(ctx context.Context, o recall.StoreOptions) (recall.Store, func(), error) {
+		u, err := url.Parse(rawURL)
+		if err != nil {
+			return nil, nil, recall.Errorf(recall.EINVALID, "Invalid store URL %s.", recall.RedactURL(rawURL))
+		}
+		b := make([]byte, 6)
+		if _, err := rand.Read(b); err != nil {
+			return nil, nil, err
+		}
+		q := u.Query()
+		q.Set("namespace", "bench-locomo-"+hex.EncodeToString(b))
+		u.RawQuery = q.Encode()
+		scratch := u.String()
+		st, err := backend().Backend.OpenStore(scratch, o)
+		if err != nil {
+			return nil, nil, err
+		}
+		return st, func() {
+			st.Close()
+			// A context of its own: the run's may be what ended it.
+			dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Minute)
+			defer cancel()
+			if err := dropServerNamespace(dctx, scratch); err != nil {
+				fprintf(a.stderr, "recall: the benchmark's namespace %s was not deleted: %s\n", q.Get("namespace"), recall.ErrorMessage(err))
+			} else {
+				fprintf(a.stderr, "namespace %s deleted\n", q.Get("namespace"))
+			}
+		}, nil
+	}
 }
 
 // benchConfig returns the configuration a benchmark runs with and the file

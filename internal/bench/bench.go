@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/recall-mem/recall"
-	"github.com/recall-mem/recall/sqlite"
 )
 
 // Product is how the program under measurement builds its parts. Each
@@ -30,7 +29,12 @@ type Product struct {
 	// Searcher builds the searcher 'recall search' runs over a store's
 	// memories and vectors, and describes its settings for the report.
 	// Used by Locomo; see ProductSearcher.
-	Searcher func(mem *sqlite.MemoryService, vec *sqlite.VectorService) (recall.Searcher, map[string]any)
+	Searcher func(mem recall.MemoryStore, vec recall.VectorSearcher) (recall.Searcher, map[string]any)
+	// Scratch, when set, opens a new empty store with o for one
+	// conversation of Locomo and returns a function that closes and
+	// removes it (a server's namespace); nil means a SQLite store in a
+	// temporary directory.
+	Scratch func(ctx context.Context, o recall.StoreOptions) (st recall.Store, remove func(), err error)
 	// Open opens (creating) the store in dir exactly as the CLI's commands
 	// do, with embedder ("" for the default) set in its configuration.
 	// Used by Scale.
@@ -40,8 +44,8 @@ type Product struct {
 // ProductSearcher adapts the program's searcher constructor, which takes
 // memories, vectors, a history reader for --as-of (none here) and its own
 // configuration type, to Product.Searcher.
-func ProductSearcher[C any](build func(recall.MemoryStore, recall.VectorSearcher, recall.HistoryReader, C) (recall.Searcher, map[string]any), cfg C) func(*sqlite.MemoryService, *sqlite.VectorService) (recall.Searcher, map[string]any) {
-	return func(mem *sqlite.MemoryService, vec *sqlite.VectorService) (recall.Searcher, map[string]any) {
+func ProductSearcher[C any](build func(recall.MemoryStore, recall.VectorSearcher, recall.HistoryReader, C) (recall.Searcher, map[string]any), cfg C) func(recall.MemoryStore, recall.VectorSearcher) (recall.Searcher, map[string]any) {
+	return func(mem recall.MemoryStore, vec recall.VectorSearcher) (recall.Searcher, map[string]any) {
 		return build(mem, vec, nil, cfg)
 	}
 }

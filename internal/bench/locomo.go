@@ -32,11 +32,16 @@ Ranking and the embedder follow config.toml: the file --config names, or
 else the store's (as for every command); the report ends with the
 settings used, so any [ranking] knob can be measured without a rebuild.
 
+With --store postgres://…, each conversation is loaded into a new
+namespace of that server (bench-locomo-…), deleted afterwards, instead of
+a temporary SQLite store.
+
 The data is CC BY-NC and not shipped; the development split lives at
 ../shared/data/locomo/locomo-dev.json relative to the repository.`
 
 // LocomoExamples are the examples of 'recall bench locomo'.
 const LocomoExamples = `  recall bench locomo ../shared/data/locomo/locomo-dev.json
+  recall --store postgres://recall@db/recall bench locomo locomo10.json
   recall bench locomo locomo10.json --k 1,5,10 --json
   recall bench locomo locomo10.json --config trial.toml`
 
@@ -117,23 +122,16 @@ func (l *Locomo) Run(ctx context.Context, convs []*locomo.Conversation) (*Locomo
 
 // conversation returns, per question, the dialog ids of the hits.
 func (l *Locomo) conversation(ctx context.Context, conv *locomo.Conversation, depth int) ([][]string, map[string]any, error) {
-	dir, err := os.MkdirTemp("", "recall-locomo-")
-	if err != nil {
-		return nil, nil, err
-	}
-	defer os.RemoveAll(dir)
-	db := sqlite.NewDB(filepath.Join(dir, l.Product.DBFile))
-	if err := db.Open(); err != nil {
-		return nil, nil, err
-	}
-	defer db.Close()
-	mem := sqlite.NewMemoryService(db)
 	e, inline, err := l.Product.Embedder()
 	if err != nil {
 		return nil, nil, err
 	}
-	vec := sqlite.NewVectorService(db, e, chunk.Splitter{})
-	vec.Inline = inline
+	st, remove, err := l.scratch(ctx, recall.StoreOptions{Embedding: &recall.EmbeddingOptions{Embedder: e, Chunker: chunk.Splitter{}, Inline: inline}})
+	if err != nil {
+		return nil, nil, err
+	}
+	defer remove()
+	mem, vec := st.Memories(), st.Vectors()
 	ms := make([]*recall.Memory, len(conv.Turns))
 	for i, t := range conv.Turns {
 		meta, _ := json.Marshal(map[string]any{"speaker": t.Speaker, "session": t.Session, "dia_id": t.ID})
@@ -177,6 +175,24 @@ func (l *Locomo) conversation(ctx context.Context, conv *locomo.Conversation, de
 		}
 	}
 	return out, info, nil
+}
+
+// scratch opens the empty store of one conversation: the Product's, or a
+// SQLite store in a temporary directory.
+func (l *Locomo) scratch(ctx context.Context, o recall.StoreOptions) (recall.Store, func(), error) {
+	if l.Product.Scratch != nil {
+		return l.Product.Scratch(ctx, o)
+	}
+	dir, err := os.MkdirTemp("", "recall-locomo-")
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := sqlite.OpenStore(filepath.Join(dir, l.Product.DBFile), o)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, err
+	}
+	return st, func() { st.Close(); os.RemoveAll(dir) }, nil
 }
 
 // WriteText prints the report as a table, one row per category, recall

@@ -13,7 +13,6 @@ import (
 	"github.com/recall-mem/recall/hashing"
 	"github.com/recall-mem/recall/internal/bench"
 	"github.com/recall-mem/recall/internal/locomo"
-	"github.com/recall-mem/recall/sqlite"
 )
 
 func TestParseKs(t *testing.T) {
@@ -69,7 +68,7 @@ func TestLocomo_Run(t *testing.T) {
 	l := bench.Locomo{Ks: []int{1, 5, 10}, Mode: recall.ModeBM25, Log: &log, Product: bench.Product{
 		DBFile:   "recall.db",
 		Embedder: func() (recall.Embedder, bool, error) { return hashing.NewHashing(64), true, nil },
-		Searcher: func(mem *sqlite.MemoryService, _ *sqlite.VectorService) (recall.Searcher, map[string]any) {
+		Searcher: func(mem recall.MemoryStore, _ recall.VectorSearcher) (recall.Searcher, map[string]any) {
 			built++
 			return mem, map[string]any{"searcher": "store bm25"}
 		},

@@ -1,0 +1,4 @@
+package postgres
+
+// NearestSQL is the vector search's query, for tests of its plan.
+var NearestSQL = nearestSQL
