@@ -51,6 +51,12 @@ type DB struct {
 // the namespace (DefaultNamespace when absent); every other parameter is
 // pgx's. Errors never carry the password.
 func Open(ctx context.Context, rawURL string) (*DB, error) {
+	return open(ctx, rawURL, nil)
+}
+
+// open is Open with tune, when not nil, adjusting the pool's settings
+// (tests trace the statements sent).
+func open(ctx context.Context, rawURL string, tune func(*pgxpool.Config)) (*DB, error) {
 	conn, ns, err := splitNamespace(rawURL)
 	if err != nil {
 		return nil, err
@@ -59,6 +65,9 @@ func Open(ctx context.Context, rawURL string) (*DB, error) {
 	cfg, err := pgxpool.ParseConfig(conn)
 	if err != nil {
 		return nil, db.wrap(recall.EINVALID, "parse", err)
+	}
+	if tune != nil {
+		tune(cfg)
 	}
 	if db.pool, err = pgxpool.NewWithConfig(ctx, cfg); err != nil {
 		return nil, db.wrap(recall.EUNAVAILABLE, "connect", err)
