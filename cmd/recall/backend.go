@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/ftsquery"
@@ -60,4 +62,10 @@ func (storeBackend) IsCorrupt(err error) bool { return sqlite.IsCorrupt(err) }
 // ftsquery's.
 func (storeBackend) PurgeMatcher(c recall.PurgeCriteria) (func(text string) bool, error) {
 	return ftsquery.Matcher(c)
+}
+
+// dropServerNamespace deletes every row of the namespace a server URL
+// names (a benchmark's throw-away namespace).
+func dropServerNamespace(ctx context.Context, url string) error {
+	return postgres.DropNamespace(ctx, url)
 }
