@@ -174,7 +174,7 @@ func (s *VectorService) embedRound(ctx context.Context, e recall.Embedder, n int
 		err = recall.Errorf(recall.EUNAVAILABLE, "The embedder returned %d vectors for %d passages.", len(vecs), len(texts))
 	}
 	if err != nil {
-		s.noteFailure(err)
+		s.noteFailure(err, len(items))
 		return 0, err
 	}
 	err = s.db.tx(ctx, func(tx *Tx) error {
