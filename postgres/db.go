@@ -39,6 +39,9 @@ type DB struct {
 	// onWrite, when set, hears of the memories written (the vectors embed
 	// them; see VectorService.wrote).
 	onWrite func(ctx context.Context, ids []string)
+	// onWriteMemories, when set, hears of the memories written, as
+	// stored, so that their text need not be read back.
+	onWriteMemories func(ctx context.Context, ms []*recall.Memory)
 
 	pool    *pgxpool.Pool
 	stats   termStats // for search's IDF; see termstats.go
@@ -164,4 +167,18 @@ func (db *DB) wrote(ctx context.Context, ids ...string) {
 	if db.onWrite != nil {
 		db.onWrite(ctx, ids)
 	}
+}
+
+// wroteMemories tells onWriteMemories of the memories written, as stored
+// (onWrite of their ids when it is not set).
+func (db *DB) wroteMemories(ctx context.Context, ms ...*recall.Memory) {
+	if db.onWriteMemories != nil {
+		db.onWriteMemories(ctx, ms)
+		return
+	}
+	ids := make([]string, len(ms))
+	for i, m := range ms {
+		ids[i] = m.ID
+	}
+	db.wrote(ctx, ids...)
 }

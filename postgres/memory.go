@@ -52,7 +52,7 @@ func (s *MemoryService) PutMemory(ctx context.Context, m *recall.Memory) (*recal
 		return nil, err
 	}
 	if !unchanged {
-		s.db.wrote(ctx, in.ID)
+		s.db.wroteMemories(ctx, &in)
 	}
 	return &recall.PutResult{Memory: &in, Created: created, Unchanged: unchanged}, nil
 }
@@ -268,6 +268,7 @@ func (s *MemoryService) FindMemories(ctx context.Context, f recall.MemoryFilter)
 // UpdateMemory applies upd to the memory with this id.
 func (s *MemoryService) UpdateMemory(ctx context.Context, id string, upd recall.MemoryUpdate) (*recall.Memory, error) {
 	var out *recall.Memory
+	changed := false
 	err := s.db.tx(ctx, func(tx *Tx) error {
 		m, err := tx.lockRef(ctx, id)
 		if err != nil {
@@ -281,13 +282,15 @@ func (s *MemoryService) UpdateMemory(ctx context.Context, id string, upd recall.
 			out = &before // nothing changed: no new version (MemoryService)
 			return nil
 		}
-		out = m
+		out, changed = m, true
 		return tx.write(ctx, m, "update")
 	})
 	if err != nil {
 		return nil, err
 	}
-	s.db.wrote(ctx, out.ID)
+	if changed {
+		s.db.wroteMemories(ctx, out)
+	}
 	return out, nil
 }
 

@@ -118,7 +118,7 @@ func (s *MemoryService) RestoreMemory(ctx context.Context, ref string, n int) (*
 	if err != nil {
 		return nil, err
 	}
-	s.db.wrote(ctx, out.ID)
+	s.db.wroteMemories(ctx, out)
 	return out, nil
 }
 
@@ -134,7 +134,9 @@ func (s *MemoryService) ImportMemories(ctx context.Context, ms []*recall.Memory)
 		clean[i] = &c
 	}
 	res := &recall.ImportResult{}
+	var written []*recall.Memory // what the vectors follow, not the unchanged
 	err := s.db.tx(ctx, func(tx *Tx) error {
+		written = written[:0]
 		prev, err := tx.lockImport(ctx, clean)
 		if err != nil {
 			return err
@@ -150,6 +152,7 @@ func (s *MemoryService) ImportMemories(ctx context.Context, ms []*recall.Memory)
 				return err
 			}
 			res.Added += len(fresh)
+			written = append(written, fresh...)
 			for _, m := range fresh {
 				prev[m.ID] = m
 			}
@@ -180,6 +183,7 @@ func (s *MemoryService) ImportMemories(ctx context.Context, ms []*recall.Memory)
 				return importError(i, m, err)
 			}
 			prev[m.ID] = m
+			written = append(written, m)
 			res.Updated++
 		}
 		return flush()
@@ -187,11 +191,7 @@ func (s *MemoryService) ImportMemories(ctx context.Context, ms []*recall.Memory)
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]string, len(clean))
-	for i, m := range clean {
-		ids[i] = m.ID
-	}
-	s.db.wrote(ctx, ids...)
+	s.db.wroteMemories(ctx, written...)
 	return res, nil
 }
 
