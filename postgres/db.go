@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -43,10 +44,13 @@ type DB struct {
 	// stored, so that their text need not be read back.
 	onWriteMemories func(ctx context.Context, ms []*recall.Memory)
 
-	pool    *pgxpool.Pool
-	stats   termStats // for search's IDF; see termstats.go
-	safe    string    // the URL without its password, for messages
-	secrets []string  // the passwords in the URL, cut out of driver errors
+	pool  *pgxpool.Pool
+	stats termStats // for search's IDF; see termstats.go
+
+	analyzeMu    sync.Mutex
+	sinceAnalyze int      // memories added by this process since it last analyzed; see memory_analyze.go
+	safe         string   // the URL without its password, for messages
+	secrets      []string // the passwords in the URL, cut out of driver errors
 }
 
 // Open connects to the database at rawURL (postgres://…), applies the

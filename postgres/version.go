@@ -192,6 +192,7 @@ func (s *MemoryService) ImportMemories(ctx context.Context, ms []*recall.Memory)
 		return nil, err
 	}
 	s.db.wroteMemories(ctx, written...)
+	s.db.added(ctx, res.Added)
 	return res, nil
 }
 
