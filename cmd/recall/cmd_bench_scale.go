@@ -77,6 +77,16 @@ func (a *app) benchScaleServer(ctx context.Context, sc *bench.Scale, keep, jsonO
 	if dir != "" {
 		defer os.RemoveAll(dir) // only the config naming the server
 	}
+	if err == nil {
+		// Measured before the drop, which autovacuum may follow by
+		// truncating the tables' emptied ends.
+		after, berr := serverBytes(server)
+		if berr != nil {
+			err = berr
+		} else {
+			rep.BytesPerMemory = float64(after-before) / float64(rep.Memories)
+		}
+	}
 	if !keep {
 		// Dropped even after a failed run, with a context of its own:
 		// the run's may be what ended it.
@@ -89,13 +99,6 @@ func (a *app) benchScaleServer(ctx context.Context, sc *bench.Scale, keep, jsonO
 		}
 	} else {
 		fprintf(a.stderr, "namespace %s kept: %s\n", ns, recall.RedactURL(server))
-	}
-	if err == nil {
-		after, berr := serverBytes(server)
-		if berr != nil {
-			return berr
-		}
-		rep.BytesPerMemory = float64(after-before) / float64(rep.Memories)
 	}
 	return a.benchPrint(rep, err, jsonOut)
 }
