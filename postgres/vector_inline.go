@@ -21,18 +21,7 @@ import (
 // reported to OnError, the write having committed); otherwise it counts
 // them as queued.
 func (s *VectorService) wroteMemories(ctx context.Context, ms []*recall.Memory) {
-	if len(ms) == 0 || s.Embedder == nil {
-		return
-	}
-	if !s.Inline {
-		s.queue.mu.Lock()
-		s.queue.queued += int64(len(ms))
-		s.queue.mu.Unlock()
-		return
-	}
-	if err := s.embedMemories(ctx, ms); err != nil {
-		s.failed(err, len(ms))
-	}
+	s.afterWrite(len(ms), func() error { return s.embedMemories(ctx, ms) })
 }
 
 // embedMemories embeds ms, the latest state of each memory counting when
