@@ -45,14 +45,26 @@ func (s *VectorService) embedMemories(ctx context.Context, ms []*recall.Memory) 
 		at[m.ID] = len(items)
 		items = append(items, it)
 	}
-	batch := s.BatchSize
-	if batch <= 0 {
-		batch = DefaultEmbedBatch
+	return inBatches(s.batchSize(), items, func(part []*embedItem) error {
+		_, err := s.embedItems(ctx, e, part)
+		return err
+	})
+}
+
+// batchSize is how many memories go to the embedder at once.
+func (s *VectorService) batchSize() int {
+	if s.BatchSize > 0 {
+		return s.BatchSize
 	}
+	return DefaultEmbedBatch
+}
+
+// inBatches calls fn on items in runs of size, stopping at an error.
+func inBatches[T any](size int, items []T, fn func(part []T) error) error {
 	for len(items) > 0 {
-		part := items[:min(batch, len(items))]
+		part := items[:min(size, len(items))]
 		items = items[len(part):]
-		if _, err := s.embedItems(ctx, e, part); err != nil {
+		if err := fn(part); err != nil {
 			return err
 		}
 	}

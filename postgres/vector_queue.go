@@ -83,18 +83,10 @@ func (s *VectorService) embedIDs(ctx context.Context, ids []string) error {
 	if err := s.ensureIndex(ctx, e.Dim()); err != nil {
 		return fmt.Errorf("vector index: %w", err)
 	}
-	batch := s.BatchSize
-	if batch <= 0 {
-		batch = DefaultEmbedBatch
-	}
-	for len(ids) > 0 {
-		part := ids[:min(batch, len(ids))]
-		ids = ids[len(part):]
-		if _, err := s.embedRound(ctx, e, len(part), part); err != nil {
-			return err
-		}
-	}
-	return nil
+	return inBatches(s.batchSize(), ids, func(part []string) error {
+		_, err := s.embedRound(ctx, e, len(part), part)
+		return err
+	})
 }
 
 // failed records a failed embedding and reports it.
