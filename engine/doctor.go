@@ -61,6 +61,10 @@ func (e *Engine) Doctor(ctx context.Context, extra ...func() Check) ([]Check, er
 		return nil, err
 	}
 	files, lost := e.fileCheck(loc.Dir)
+	if loc.URL != "" {
+		// No file of the store is here: the directory keeps the config.
+		files.Name = serverFilesCheck(loc)
+	}
 	if lost {
 		return []Check{files}, nil
 	}
@@ -84,10 +88,14 @@ func (e *Engine) diagnose(ctx context.Context, extra []func() Check) []Check {
 		}
 		out = append(out, Check{Name: name, Status: st, Details: details})
 	}
+	integrity := "integrity (integrity_check, FTS5 integrity-check)"
+	if e.Location.URL != "" {
+		integrity = "integrity (schema version, every row of the namespace read)"
+	}
 	if err := e.Check(ctx); err != nil {
-		add("integrity (integrity_check, FTS5 integrity-check)", true, append([]string{err.Error()}, integrityAdvice(e.Location.Dir)...)...)
+		add(integrity, true, append([]string{err.Error()}, integrityAdvice(e.Location.Dir)...)...)
 	} else {
-		add("integrity (integrity_check, FTS5 integrity-check)", false)
+		add(integrity, false)
 	}
 	out = append(out, e.orphanCheck(ctx))
 	if drift, err := e.Sessions().Drift(ctx); err != nil {
@@ -222,6 +230,12 @@ func worst(a, b string) string {
 
 // fileCheckName names the byte-level check of the store's files.
 const fileCheckName = "store files (database header, write-ahead log)"
+
+// serverFilesCheck names the file check of a store on a server, which
+// has no files of its own to inspect.
+func serverFilesCheck(loc *Location) string {
+	return "store on " + loc.Store() + " (no files here: the server keeps its own, with WAL replay and page checksums)"
+}
 
 // fileCheck inspects recall.db and recall.db-wal without SQLite. It
 // reports whether committed writes are unreadable, in which case doctor

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -39,11 +40,17 @@ type DB struct {
 	// onWrite, when set, hears of the memories written (the vectors embed
 	// them; see VectorService.wrote).
 	onWrite func(ctx context.Context, ids []string)
+	// onWriteMemories, when set, hears of the memories written, as
+	// stored, so that their text need not be read back.
+	onWriteMemories func(ctx context.Context, ms []*recall.Memory)
 
-	pool    *pgxpool.Pool
-	stats   termStats // for search's IDF; see termstats.go
-	safe    string    // the URL without its password, for messages
-	secrets []string  // the passwords in the URL, cut out of driver errors
+	pool  *pgxpool.Pool
+	stats termStats // for search's IDF; see termstats.go
+
+	analyzeMu    sync.Mutex
+	sinceAnalyze int      // memories added by this process since it last analyzed; see memory_analyze.go
+	safe         string   // the URL without its password, for messages
+	secrets      []string // the passwords in the URL, cut out of driver errors
 }
 
 // Open connects to the database at rawURL (postgres://…), applies the
@@ -51,6 +58,12 @@ type DB struct {
 // the namespace (DefaultNamespace when absent); every other parameter is
 // pgx's. Errors never carry the password.
 func Open(ctx context.Context, rawURL string) (*DB, error) {
+	return open(ctx, rawURL, nil)
+}
+
+// open is Open with tune, when not nil, adjusting the pool's settings
+// (tests trace the statements sent).
+func open(ctx context.Context, rawURL string, tune func(*pgxpool.Config)) (*DB, error) {
 	conn, ns, err := splitNamespace(rawURL)
 	if err != nil {
 		return nil, err
@@ -59,6 +72,9 @@ func Open(ctx context.Context, rawURL string) (*DB, error) {
 	cfg, err := pgxpool.ParseConfig(conn)
 	if err != nil {
 		return nil, db.wrap(recall.EINVALID, "parse", err)
+	}
+	if tune != nil {
+		tune(cfg)
 	}
 	if db.pool, err = pgxpool.NewWithConfig(ctx, cfg); err != nil {
 		return nil, db.wrap(recall.EUNAVAILABLE, "connect", err)
@@ -155,4 +171,18 @@ func (db *DB) wrote(ctx context.Context, ids ...string) {
 	if db.onWrite != nil {
 		db.onWrite(ctx, ids)
 	}
+}
+
+// wroteMemories tells onWriteMemories of the memories written, as stored
+// (onWrite of their ids when it is not set).
+func (db *DB) wroteMemories(ctx context.Context, ms ...*recall.Memory) {
+	if db.onWriteMemories != nil {
+		db.onWriteMemories(ctx, ms)
+		return
+	}
+	ids := make([]string, len(ms))
+	for i, m := range ms {
+		ids[i] = m.ID
+	}
+	db.wrote(ctx, ids...)
 }

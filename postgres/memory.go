@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/recall-mem/recall"
 )
 
@@ -53,7 +52,7 @@ func (s *MemoryService) PutMemory(ctx context.Context, m *recall.Memory) (*recal
 		return nil, err
 	}
 	if !unchanged {
-		s.db.wrote(ctx, in.ID)
+		s.db.wroteMemories(ctx, &in)
 	}
 	return &recall.PutResult{Memory: &in, Created: created, Unchanged: unchanged}, nil
 }
@@ -140,39 +139,23 @@ func (tx *Tx) insert(ctx context.Context, m *recall.Memory, op string) error {
 		if generated {
 			m.ID = recall.NewID()
 		}
-		err := tx.savepoint(ctx, func(sp pgx.Tx) error {
-			_, err := sp.Exec(ctx, insertMemorySQL, append([]any{tx.db.Namespace, m.ID}, memoryValues(m)...)...)
-			return err
-		})
-		if err == nil {
-			break
-		}
-		var pe *pgconn.PgError
-		if !errors.As(err, &pe) || pe.Code != "23505" {
+		// A taken id inserts nothing rather than failing, so no savepoint
+		// is needed to try another; a taken key fails the statement, and
+		// with it the transaction, which is then given up.
+		tag, err := tx.Exec(ctx, insertMemorySQL+` ON CONFLICT (namespace, id) DO NOTHING`, append([]any{tx.db.Namespace, m.ID}, memoryValues(m)...)...)
+		if uniqueViolation(err) {
+			return recall.Errorf(recall.ECONFLICT, "Key %q is already used in collection %q: choose another key or update that memory.", m.Key, m.Collection)
+		} else if err != nil {
 			return fmt.Errorf("insert memory: %w", err)
 		}
-		if pe.ConstraintName == "memories_key" {
-			return recall.Errorf(recall.ECONFLICT, "Key %q is already used in collection %q: choose another key or update that memory.", m.Key, m.Collection)
+		if tag.RowsAffected() == 1 {
+			break
 		}
 		if !generated || attempt > 8 {
 			return recall.Errorf(recall.ECONFLICT, "Memory id %s is already taken.", m.ID)
 		}
 	}
 	return tx.saveVersion(ctx, m, op)
-}
-
-// savepoint runs fn in a nested transaction, so that a failed statement
-// (a clash on a unique key) leaves the outer one usable.
-func (tx *Tx) savepoint(ctx context.Context, fn func(sp pgx.Tx) error) error {
-	sp, err := tx.Begin(ctx)
-	if err != nil {
-		return err
-	}
-	if err := fn(sp); err != nil {
-		sp.Rollback(ctx) //nolint:errcheck // the error that matters is fn's
-		return err
-	}
-	return sp.Commit(ctx)
 }
 
 // write stores the new state of an existing memory as its next version.
@@ -182,11 +165,9 @@ func (tx *Tx) write(ctx context.Context, m *recall.Memory, op string) error {
 	}
 	m.Version++
 	m.UpdatedAt = tx.now
-	var tag pgconn.CommandTag
-	err := tx.savepoint(ctx, func(sp pgx.Tx) (err error) {
-		tag, err = sp.Exec(ctx, updateMemorySQL, append([]any{tx.db.Namespace, m.ID}, memoryValues(m)...)...)
-		return err
-	})
+	// A clash on a key fails the transaction, which the caller gives up:
+	// no savepoint is needed to survive it.
+	tag, err := tx.Exec(ctx, updateMemorySQL, append([]any{tx.db.Namespace, m.ID}, memoryValues(m)...)...)
 	if uniqueViolation(err) {
 		return recall.Errorf(recall.ECONFLICT, "Key %q is already used in collection %q: choose another key.", m.Key, m.Collection)
 	} else if err != nil {
@@ -212,7 +193,7 @@ func (tx *Tx) checkPinTitle(ctx context.Context, m *recall.Memory) error {
 	} else if err != nil {
 		return err
 	}
-	return recall.Errorf(recall.ECONFLICT, "A memory titled %q is already pinned (%s): update that one or choose another title.", m.Title, other)
+	return pinConflict(m.Title, other)
 }
 
 // FindMemory returns the memory whose id, or key, is ref.
@@ -287,6 +268,7 @@ func (s *MemoryService) FindMemories(ctx context.Context, f recall.MemoryFilter)
 // UpdateMemory applies upd to the memory with this id.
 func (s *MemoryService) UpdateMemory(ctx context.Context, id string, upd recall.MemoryUpdate) (*recall.Memory, error) {
 	var out *recall.Memory
+	changed := false
 	err := s.db.tx(ctx, func(tx *Tx) error {
 		m, err := tx.lockRef(ctx, id)
 		if err != nil {
@@ -300,13 +282,15 @@ func (s *MemoryService) UpdateMemory(ctx context.Context, id string, upd recall.
 			out = &before // nothing changed: no new version (MemoryService)
 			return nil
 		}
-		out = m
+		out, changed = m, true
 		return tx.write(ctx, m, "update")
 	})
 	if err != nil {
 		return nil, err
 	}
-	s.db.wrote(ctx, out.ID)
+	if changed {
+		s.db.wroteMemories(ctx, out)
+	}
 	return out, nil
 }
 

@@ -65,7 +65,7 @@ func OpenStore(ctx context.Context, url string, o recall.StoreOptions) (*Store, 
 		vs := NewVectorService(db, e.Embedder, e.Chunker)
 		vs.Inline, vs.Interval, vs.OnError, vs.BatchSize = e.Inline, e.Interval, e.OnError, e.BatchSize
 		s.vec = vs
-		db.onWrite = vs.wrote
+		db.onWrite, db.onWriteMemories = vs.wrote, vs.wroteMemories
 	}
 	return s, nil
 }

@@ -144,22 +144,30 @@ var staleOf = strings.Replace(stale, "ORDER BY", "AND m.id = ANY($4) ORDER BY", 
 // embedRound embeds up to n stale memories (of ids, when not nil) and
 // replaces their vectors.
 func (s *VectorService) embedRound(ctx context.Context, e recall.Embedder, n int, ids []string) (int, error) {
-	type item struct {
-		id, title, content, hash string
-		chunks                   []recall.Chunk
-	}
 	query, args := stale, []any{s.db.Namespace, e.Model(), n}
 	if ids != nil {
 		query, args = staleOf, append(args, ids)
 	}
 	rows, err := s.db.pool.Query(ctx, query, args...)
-	items, err := collectRows(rows, err, func(row pgx.Row) (*item, error) {
-		it := &item{}
+	items, err := collectRows(rows, err, func(row pgx.Row) (*embedItem, error) {
+		it := &embedItem{}
 		return it, row.Scan(&it.id, &it.title, &it.content, &it.hash)
 	})
 	if err != nil || len(items) == 0 {
 		return 0, err
 	}
+	return s.embedItems(ctx, e, items)
+}
+
+// embedItem is a memory to embed: its text, the hash of the text (as the
+// generated column computes it) and its passages.
+type embedItem struct {
+	id, title, content, hash string
+	chunks                   []recall.Chunk
+}
+
+// embedItems embeds the memories items and replaces their vectors.
+func (s *VectorService) embedItems(ctx context.Context, e recall.Embedder, items []*embedItem) (int, error) {
 	var texts []string
 	for _, it := range items {
 		it.chunks = []recall.Chunk{{Start: 0, End: len(it.content)}}
@@ -175,14 +183,18 @@ func (s *VectorService) embedRound(ctx context.Context, e recall.Embedder, n int
 		err = recall.Errorf(recall.EUNAVAILABLE, "The embedder returned %d vectors for %d passages.", len(vecs), len(texts))
 	}
 	if err != nil {
-		s.noteFailure(err)
+		s.noteFailure(err, len(items))
 		return 0, err
 	}
 	err = s.db.tx(ctx, func(tx *Tx) error {
 		b := &pgx.Batch{}
+		ids := make([]string, len(items))
+		for i, it := range items {
+			ids[i] = it.id
+		}
+		b.Queue(`DELETE FROM memory_vectors WHERE namespace = $1 AND memory_id = ANY($2::text[])`, s.db.Namespace, ids)
 		i := 0
 		for _, it := range items {
-			b.Queue(`DELETE FROM memory_vectors WHERE namespace = $1 AND memory_id = $2`, s.db.Namespace, it.id)
 			for _, c := range it.chunks {
 				v := vecs[i]
 				i++

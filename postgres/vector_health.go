@@ -20,12 +20,17 @@ func isCutShort(err error) bool {
 	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
-// noteFailure records err as the provider's last failure. The caller's
-// context may be what failed, so the write has its own.
-func (s *VectorService) noteFailure(err error) {
+// noteFailure records err as the provider's last failure, on n memories
+// (VectorStats counts them failing, as SQLite counts the queue entries
+// that failed, until a drain succeeds). The caller's context may be what
+// failed, so the write has its own.
+func (s *VectorService) noteFailure(err error, n int) {
 	if isCutShort(err) {
 		return
 	}
+	s.queue.mu.Lock()
+	s.queue.failing = max(s.queue.failing, n)
+	s.queue.mu.Unlock()
 	msg := recall.ErrorMessage(err)
 	if recall.ErrorCode(err) == recall.EINTERNAL {
 		msg = err.Error()

@@ -52,17 +52,24 @@ func (s *VectorService) QueuedHere() int64 {
 // OnError, the write having committed); otherwise it counts them as
 // queued.
 func (s *VectorService) wrote(ctx context.Context, ids []string) {
-	if len(ids) == 0 || s.Embedder == nil {
+	s.afterWrite(len(ids), func() error { return s.embedIDs(ctx, ids) })
+}
+
+// afterWrite embeds n memories just written with embed when inline (a
+// failure leaves them queued and is reported to OnError), else counts
+// them as queued.
+func (s *VectorService) afterWrite(n int, embed func() error) {
+	if n == 0 || s.Embedder == nil {
 		return
 	}
 	if !s.Inline {
 		s.queue.mu.Lock()
-		s.queue.queued += int64(len(ids))
+		s.queue.queued += int64(n)
 		s.queue.mu.Unlock()
 		return
 	}
-	if err := s.embedIDs(ctx, ids); err != nil {
-		s.failed(err, len(ids))
+	if err := embed(); err != nil {
+		s.failed(err, n)
 	}
 }
 
@@ -76,18 +83,10 @@ func (s *VectorService) embedIDs(ctx context.Context, ids []string) error {
 	if err := s.ensureIndex(ctx, e.Dim()); err != nil {
 		return fmt.Errorf("vector index: %w", err)
 	}
-	batch := s.BatchSize
-	if batch <= 0 {
-		batch = DefaultEmbedBatch
-	}
-	for len(ids) > 0 {
-		part := ids[:min(batch, len(ids))]
-		ids = ids[len(part):]
-		if _, err := s.embedRound(ctx, e, len(part), part); err != nil {
-			return err
-		}
-	}
-	return nil
+	return inBatches(s.batchSize(), ids, func(part []string) error {
+		_, err := s.embedRound(ctx, e, len(part), part)
+		return err
+	})
 }
 
 // failed records a failed embedding and reports it.

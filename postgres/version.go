@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -119,7 +118,7 @@ func (s *MemoryService) RestoreMemory(ctx context.Context, ref string, n int) (*
 	if err != nil {
 		return nil, err
 	}
-	s.db.wrote(ctx, out.ID)
+	s.db.wroteMemories(ctx, out)
 	return out, nil
 }
 
@@ -135,7 +134,9 @@ func (s *MemoryService) ImportMemories(ctx context.Context, ms []*recall.Memory)
 		clean[i] = &c
 	}
 	res := &recall.ImportResult{}
+	var written []*recall.Memory // what the vectors follow, not the unchanged
 	err := s.db.tx(ctx, func(tx *Tx) error {
+		written = written[:0]
 		prev, err := tx.lockImport(ctx, clean)
 		if err != nil {
 			return err
@@ -151,6 +152,7 @@ func (s *MemoryService) ImportMemories(ctx context.Context, ms []*recall.Memory)
 				return err
 			}
 			res.Added += len(fresh)
+			written = append(written, fresh...)
 			for _, m := range fresh {
 				prev[m.ID] = m
 			}
@@ -181,6 +183,7 @@ func (s *MemoryService) ImportMemories(ctx context.Context, ms []*recall.Memory)
 				return importError(i, m, err)
 			}
 			prev[m.ID] = m
+			written = append(written, m)
 			res.Updated++
 		}
 		return flush()
@@ -188,11 +191,8 @@ func (s *MemoryService) ImportMemories(ctx context.Context, ms []*recall.Memory)
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]string, len(clean))
-	for i, m := range clean {
-		ids[i] = m.ID
-	}
-	s.db.wrote(ctx, ids...)
+	s.db.wroteMemories(ctx, written...)
+	s.db.added(ctx, res.Added)
 	return res, nil
 }
 
@@ -243,54 +243,6 @@ func (tx *Tx) lockImport(ctx context.Context, ms []*recall.Memory) (map[string]*
 			return prev, nil
 		}
 	}
-}
-
-// insertAll inserts new memories and their first versions in one round
-// trip (a pipelined batch); at holds each one's position in the caller's
-// list, for messages. A clash on a key fails the whole transaction.
-func (tx *Tx) insertAll(ctx context.Context, ms []*recall.Memory, at []int, op string) error {
-	pins := map[string]string{}
-	for i, m := range ms {
-		fillDefaults(m, tx.now)
-		if m.Confidence == 0 {
-			m.Confidence = 1
-		}
-		if m.Version == 0 {
-			m.Version = 1
-		}
-		if m.Pinned && m.Title != "" {
-			title := strings.ToLower(m.Title)
-			if other, ok := pins[title]; ok {
-				return importError(at[i], m, recall.Errorf(recall.ECONFLICT, "A memory titled %q is already pinned (%s): update that one or choose another title.", m.Title, other))
-			}
-			pins[title] = m.ID
-			if err := tx.checkPinTitle(ctx, m); err != nil {
-				return importError(at[i], m, err)
-			}
-		}
-	}
-	b := &pgx.Batch{}
-	for _, m := range ms {
-		snap, err := json.Marshal(m)
-		if err != nil {
-			return fmt.Errorf("snapshot: %w", err)
-		}
-		b.Queue(insertMemorySQL, append([]any{tx.db.Namespace, m.ID}, memoryValues(m)...)...)
-		b.Queue(insertVersionSQL, tx.db.Namespace, m.ID, m.Version, op, tx.now, string(snap))
-	}
-	results := tx.SendBatch(ctx, b)
-	defer results.Close()
-	for i, m := range ms {
-		for range 2 {
-			if _, err := results.Exec(); err != nil {
-				if uniqueViolation(err) {
-					return importError(at[i], m, recall.Errorf(recall.ECONFLICT, "Key %q is already used in collection %q (or the id %s twice): choose another key.", m.Key, m.Collection, m.ID))
-				}
-				return importError(at[i], m, fmt.Errorf("insert memory: %w", err))
-			}
-		}
-	}
-	return results.Close()
 }
 
 // MemoriesAsOf returns each memory's latest snapshot taken at or before t,

@@ -50,8 +50,15 @@ when one type without a retention period carries most of the volume.`,
 
 func (a *app) printStats(st *recall.StoreStats, p recall.RetentionPolicy) {
 	b := forget.Bytes
-	fprintf(a.stdout, "Store         %s: %s (database %s, WAL %s); %s free in %d pages\n",
-		a.eng.Location.Dir, b(st.StoreBytes()), b(st.DBBytes), b(st.WALBytes), b(st.FreeBytes), st.FreePages)
+	if a.eng.Location.URL != "" {
+		// A server has no WAL or free pages of the store's own, and sizes
+		// tables, not namespaces.
+		fprintf(a.stdout, "Store         %s: %s of tables and indexes (every namespace of the database)\n",
+			a.eng.Location.Store(), b(st.DBBytes))
+	} else {
+		fprintf(a.stdout, "Store         %s: %s (database %s, WAL %s); %s free in %d pages\n",
+			a.eng.Location.Dir, b(st.StoreBytes()), b(st.DBBytes), b(st.WALBytes), b(st.FreeBytes), st.FreePages)
+	}
 	w := table(a.stdout)
 	state := "off"
 	if p.Enabled {

@@ -24,19 +24,25 @@ measure, in this process and through the same services the CLI uses:
   search      p50/p95/p99 ms for hybrid (what 'recall search' runs), BM25 only
               and the raw vector scan, over question-like queries of 3-8 words
   context     p50/p95/p99 ms for a context pack of --budget tokens
-  store       bytes per memory on disk, peak RSS of this process
+  store       bytes per memory on disk (on a server, the growth of its
+              tables and indexes over the run), peak RSS of this process
   cold start  wall time of a new 'recall search' process on the store
   serve       requests/s and p50/p95 ms of --clients concurrent HTTP clients
               against a 'recall serve' process on the store, hybrid and BM25
   import      peak RSS of a 'recall import' process loading the store's
               'recall export' into a new store
 
-The store is deleted afterwards unless --keep. Figures depend on the machine
-and on what else runs on it: quote medians from a quiet machine.`
+With --store postgres://… the memories go to that server, in a namespace
+of the run's own (bench-scale-…), and the import is not measured.
+
+The store (and a server's namespace) is deleted afterwards unless --keep.
+Figures depend on the machine and on what else runs on it: quote medians
+from a quiet machine.`
 
 // ScaleExamples are the examples of 'recall bench scale'.
 const ScaleExamples = `  recall bench scale
-  recall bench scale --memories 100000 --queries 500 --json`
+  recall bench scale --memories 100000 --queries 500 --json
+  recall bench scale --store postgres://recall@db.example/recall --embedder hashing`
 
 // ScaleReport is the JSON output of bench scale. The keys the issue names
 // (memories, ingest_per_s, search_*_ms, context_ms, bytes_per_memory,
