@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
+	"strconv"
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/ftsquery"
@@ -61,7 +61,7 @@ func (s *MemoryService) searchWindow(ctx context.Context, match ftsMatch, where 
 		return nil, 0, fmt.Errorf("search: %w", err)
 	}
 	score := map[int64]float64{}
-	var seqs []any
+	var seqs []int64
 	for rows.Next() {
 		var seq int64
 		var rank float64
@@ -76,9 +76,8 @@ func (s *MemoryService) searchWindow(ctx context.Context, match ftsMatch, where 
 	if err := rows.Err(); err != nil || len(seqs) == 0 {
 		return nil, 0, err
 	}
-	ph := strings.TrimSuffix(strings.Repeat("?,", len(seqs)), ",")
-	rows, err = s.db.read.QueryContext(ctx, `SELECT `+memoryColumns+`, m.seq
-		FROM memories m WHERE m.seq IN (`+ph+`) AND `+where, append(seqs, args...)...)
+	rows, err = s.db.readQuery(ctx, `SELECT `+memoryColumns+`, m.seq
+		FROM memories m WHERE m.seq IN `+inList+` AND `+where, append([]any{jsonInts(seqs)}, args...)...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("search: %w", err)
 	}
@@ -147,7 +146,7 @@ func (s *MemoryService) matchExpr(ctx context.Context, text string) (ftsMatch, e
 		return ftsMatch{}, nil
 	}
 	var docs int
-	if err := s.db.read.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) FROM memories`).Scan(&docs); err != nil {
+	if err := s.db.readQueryRow(ctx, `SELECT COALESCE(MAX(seq), 0) FROM memories`).Scan(&docs); err != nil {
 		return ftsMatch{}, fmt.Errorf("search: %w", err)
 	}
 	limit := docs / commonShare
@@ -196,8 +195,10 @@ func (s *MemoryService) matchExpr(ctx context.Context, text string) (ftsMatch, e
 	}
 	m := ftsMatch{expr: quoteTerms(kept)}
 	if rows > budget {
-		err := s.db.read.QueryRowContext(ctx, `SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`,
-			m.expr, budget-1).Scan(&m.from)
+		// The offset is written, not bound (see SearchRollups); the
+		// budget is a constant of the store.
+		err := s.db.readQueryRow(ctx, `SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET `+strconv.Itoa(budget-1),
+			m.expr).Scan(&m.from)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return ftsMatch{}, fmt.Errorf("search: %w", err)
 		}
