@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,3 +51,40 @@ func (e *Engine) markUpkeepDone(now time.Time) {
 		_ = os.Remove(tmp)
 	}
 }
+
+// UpkeepLockFile, in the store directory, is held by the process running
+// the session-start upkeep, so that session starts in several processes
+// (a hook's upkeep left running, a second agent) do not run it twice.
+const UpkeepLockFile = "upkeep.lock"
+
+// SessionUpkeep is the housekeeping of a session start: closed time
+// buckets are rolled up within budget (0: [rollup] session_budget_ms)
+// and, with [retention] enabled, observations past their type's retention
+// are swept (seed 003's opportunistic trigger: at least 100 observations
+// older than a day). It returns how many observations were swept, and
+// never fails: what it cannot do is left for the next run. It is skipped
+// while a complete run is recent, and while another process runs it.
+func (e *Engine) SessionUpkeep(ctx context.Context, budget time.Duration) int {
+	if !e.upkeepDue(e.Now()) {
+		return 0
+	}
+	unlock, err := LockFile(ctx, filepath.Join(e.Location.Dir, UpkeepLockFile), 0)
+	if err != nil {
+		return 0 // another process is at it
+	}
+	defer unlock()
+	now := e.Now()
+	if !e.upkeepDue(now) { // that process finished it meanwhile
+		return 0
+	}
+	rep := e.OpportunisticRollup(ctx, budget)
+	swept, ok := e.opportunisticSweep(ctx, e.Log)
+	if rep != nil && rep.Done && ok && ctx.Err() == nil {
+		e.markUpkeepDone(now)
+	}
+	return swept
+}
+
+// UpkeepDeferred reports whether a session start under DeferUpkeep left
+// upkeep that is due.
+func (e *Engine) UpkeepDeferred() bool { return e.upkeepDeferred.Load() }

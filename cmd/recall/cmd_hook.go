@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"time"
 
 	"github.com/recall-mem/recall/hook"
@@ -45,7 +46,50 @@ registers it.`,
 			return nil
 		},
 	})
+	c.AddCommand(&cobra.Command{
+		Use:    "upkeep",
+		Short:  "Run the session-start upkeep a SessionStart hook left (started by the hook)",
+		Args:   cobra.NoArgs,
+		Hidden: true,
+		RunE: func(c *cobra.Command, _ []string) error {
+			ctx, cancel := context.WithTimeout(c.Context(), hookUpkeepTimeout)
+			defer cancel()
+			if err := a.open(ctx); err != nil {
+				return err
+			}
+			a.eng.SessionUpkeep(ctx, maintainRollupBudget)
+			return nil
+		},
+	})
 	return c
+}
+
+// hookUpkeepTimeout bounds the upkeep process a SessionStart hook leaves
+// behind; what it does not finish, the next one resumes.
+const hookUpkeepTimeout = time.Minute
+
+// hookUpkeepEnv set to "inline" makes the SessionStart hook run its upkeep
+// before replying, in its own process, as it did before the upkeep moved
+// after the reply (tests whose store goes away when they end set it).
+const hookUpkeepEnv = "RECALL_HOOK_UPKEEP"
+
+// startUpkeep starts 'recall hook upkeep' on the hook's store, detached:
+// its own session, no terminal and no stdio shared with the agent, which
+// waits for the hook's output streams to close. The hook does not wait
+// for it.
+func (a *app) startUpkeep() error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(exe, "--store", a.eng.Location.Dir, "hook", "upkeep")
+	cmd.Args[0] = "recall" // the name the binary (or a test harness) runs as
+	cmd.Dir = a.eng.Location.Dir
+	detach(cmd)
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start the session upkeep: %w", err)
+	}
+	return cmd.Process.Release()
 }
 
 // runClaudeHook handles one payload; every failure is logged, none is
@@ -67,6 +111,10 @@ func (a *app) runClaudeHook(ctx context.Context) {
 	logDir, budget := a.eng.HookBudget(hookDefaultBudget)
 	if p.Event == hook.EventSessionStart {
 		budget = budget * 5 / 3
+		// The upkeep (rollups, sweep) runs after the reply, in a process
+		// of its own: with a rollup backlog it cost the hook more than
+		// the rest of the session start.
+		a.eng.DeferUpkeep = os.Getenv(hookUpkeepEnv) != "inline"
 	}
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
@@ -94,6 +142,11 @@ func (a *app) runClaudeHook(ctx context.Context) {
 		}
 		if len(r.out) > 0 {
 			if _, err := a.stdout.Write(r.out); err != nil {
+				a.hookLog(p, err)
+			}
+		}
+		if a.eng.UpkeepDeferred() {
+			if err := a.startUpkeep(); err != nil {
 				a.hookLog(p, err)
 			}
 		}
