@@ -48,7 +48,8 @@ type DB struct {
 
 	vectors *VectorService // set by NewVectorService; embeds after each write
 
-	rstmts readStmts // see readStmt
+	rstmts readStmts  // see readStmt
+	terms  termCounts // see matchExpr
 }
 
 // NewDB returns a store for the database file at path; call Open next.

@@ -146,9 +146,12 @@ func (s *MemoryService) matchExpr(ctx context.Context, text string) (ftsMatch, e
 		return ftsMatch{}, nil
 	}
 	var docs int
-	if err := s.db.readQueryRow(ctx, `SELECT COALESCE(MAX(seq), 0) FROM memories`).Scan(&docs); err != nil {
+	var structure []byte
+	if err := s.db.readQueryRow(ctx, `SELECT COALESCE(MAX(seq), 0),
+		(SELECT block FROM memories_fts_data WHERE id = 10) FROM memories`).Scan(&docs, &structure); err != nil {
 		return ftsMatch{}, fmt.Errorf("search: %w", err)
 	}
+	known := s.db.terms.at(strconv.AppendInt(structure, int64(docs), 10))
 	limit := docs / commonShare
 	if limit < 200 {
 		return ftsMatch{expr: quoteTerms(terms)}, nil
@@ -171,9 +174,12 @@ func (s *MemoryService) matchExpr(ctx context.Context, text string) (ftsMatch, e
 		return ftsMatch{}, fmt.Errorf("search: %w", err)
 	}
 	for _, t := range terms {
-		var n int
-		if err := count.QueryRowContext(ctx, quoteTerms([]string{t}), limit).Scan(&n); err != nil {
-			return ftsMatch{}, fmt.Errorf("search: %w", err)
+		n, ok := known.count(t, limit)
+		if !ok {
+			if err := count.QueryRowContext(ctx, quoteTerms([]string{t}), limit).Scan(&n); err != nil {
+				return ftsMatch{}, fmt.Errorf("search: %w", err)
+			}
+			known.setCount(t, limit, n)
 		}
 		if n < limit {
 			rare = append(rare, counted{t, n})
@@ -195,6 +201,10 @@ func (s *MemoryService) matchExpr(ctx context.Context, text string) (ftsMatch, e
 	}
 	m := ftsMatch{expr: quoteTerms(kept)}
 	if rows > budget {
+		if from, ok := known.start(m.expr, budget); ok {
+			m.from = from
+			return m, nil
+		}
 		// The offset is written, not bound (see SearchRollups); the
 		// budget is a constant of the store.
 		err := s.db.readQueryRow(ctx, `SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET `+strconv.Itoa(budget-1),
@@ -202,6 +212,7 @@ func (s *MemoryService) matchExpr(ctx context.Context, text string) (ftsMatch, e
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return ftsMatch{}, fmt.Errorf("search: %w", err)
 		}
+		known.setStart(m.expr, budget, m.from)
 	}
 	return m, nil
 }
