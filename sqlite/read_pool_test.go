@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/recall-mem/recall"
 )
@@ -72,5 +73,44 @@ func TestFindMemories_ByIDsPreparedOnce(t *testing.T) {
 	}
 	if added := kept() - before; added != 1 {
 		t.Errorf("loading 1 to %d ids kept %d statements, want 1 (one text for any number of ids, no count)", len(ids), added)
+	}
+}
+
+// The search's observation lookup (first page, fixed limit) also runs one
+// statement prepared once and counts nothing beyond a page that holds
+// every match; later pages still count.
+func TestFindObservations_FirstPagePreparedOnce(t *testing.T) {
+	db := NewDB(filepath.Join(t.TempDir(), "recall.db"))
+	if err := db.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	s := NewObservationService(db)
+	at := time.Date(2026, 1, 2, 9, 0, 0, 0, time.UTC)
+	var obs []*recall.Observation
+	for i := range 3 {
+		obs = append(obs, &recall.Observation{Type: recall.ObsCommand, Session: "s", Content: "make build", At: at.Add(time.Duration(i) * time.Minute)})
+	}
+	if err := s.RecordObservations(ctx, obs); err != nil {
+		t.Fatal(err)
+	}
+	kept := func() int {
+		db.rstmts.mu.Lock()
+		defer db.rstmts.mu.Unlock()
+		return len(db.rstmts.m)
+	}
+	before := kept()
+	for range 3 {
+		got, total, err := s.FindObservations(ctx, recall.ObservationFilter{Desc: true, Limit: 5})
+		if err != nil || len(got) != 3 || total != 3 {
+			t.Fatalf("got %d, total %d, %v; want 3 and 3", len(got), total, err)
+		}
+	}
+	if added := kept() - before; added != 1 {
+		t.Errorf("three searches kept %d statements, want 1", added)
+	}
+	if got, total, err := s.FindObservations(ctx, recall.ObservationFilter{Limit: 1, Offset: 1}); err != nil || len(got) != 1 || total != 3 {
+		t.Fatalf("second page: got %d, total %d, %v; want 1 and 3", len(got), total, err)
 	}
 }
