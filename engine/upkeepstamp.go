@@ -65,6 +65,19 @@ const UpkeepLockFile = "upkeep.lock"
 // never fails: what it cannot do is left for the next run. It is skipped
 // while a complete run is recent, and while another process runs it.
 func (e *Engine) SessionUpkeep(ctx context.Context, budget time.Duration) int {
+	return e.sessionUpkeep(ctx, budget, 0)
+}
+
+// SessionUpkeepPaced is SessionUpkeep for a process of its own (the one a
+// SessionStart hook leaves): it rolls up in slices of slice with a pause
+// between them until done or ctx ends. SQLite makes a waiting writer poll
+// for the lock, and back-to-back rollup transactions kept the hooks and
+// commands started meanwhile waiting for most of the run.
+func (e *Engine) SessionUpkeepPaced(ctx context.Context, slice, pause time.Duration) int {
+	return e.sessionUpkeep(ctx, slice, pause)
+}
+
+func (e *Engine) sessionUpkeep(ctx context.Context, slice, pause time.Duration) int {
 	if !e.upkeepDue(e.Now()) {
 		return 0
 	}
@@ -77,7 +90,14 @@ func (e *Engine) SessionUpkeep(ctx context.Context, budget time.Duration) int {
 	if !e.upkeepDue(now) { // that process finished it meanwhile
 		return 0
 	}
-	rep := e.OpportunisticRollup(ctx, budget)
+	rep := e.OpportunisticRollup(ctx, slice)
+	for pause > 0 && rep != nil && !rep.Done && ctx.Err() == nil {
+		select {
+		case <-ctx.Done():
+		case <-time.After(pause):
+			rep = e.OpportunisticRollup(ctx, slice)
+		}
+	}
 	swept, ok := e.opportunisticSweep(ctx, e.Log)
 	if rep != nil && rep.Done && ok && ctx.Err() == nil {
 		e.markUpkeepDone(now)

@@ -57,7 +57,7 @@ registers it.`,
 			if err := a.open(ctx); err != nil {
 				return err
 			}
-			a.eng.SessionUpkeep(ctx, maintainRollupBudget)
+			a.eng.SessionUpkeepPaced(ctx, hookUpkeepSlice, hookUpkeepPause)
 			return nil
 		},
 	})
@@ -67,6 +67,14 @@ registers it.`,
 // hookUpkeepTimeout bounds the upkeep process a SessionStart hook leaves
 // behind; what it does not finish, the next one resumes.
 const hookUpkeepTimeout = time.Minute
+
+// The upkeep process rolls up in slices of hookUpkeepSlice with
+// hookUpkeepPause between them, in which the hooks and commands started
+// meanwhile take the store's write lock.
+const (
+	hookUpkeepSlice = 25 * time.Millisecond
+	hookUpkeepPause = 50 * time.Millisecond
+)
 
 // hookUpkeepEnv set to "inline" makes the SessionStart hook run its upkeep
 // before replying, in its own process, as it did before the upkeep moved
@@ -89,6 +97,7 @@ func (a *app) startUpkeep() error {
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start the session upkeep: %w", err)
 	}
+	yieldCPU(cmd.Process.Pid)
 	return cmd.Process.Release()
 }
 
