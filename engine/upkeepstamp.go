@@ -92,6 +92,11 @@ func (e *Engine) sessionUpkeep(ctx context.Context, slice, pause time.Duration) 
 	}
 	rep := e.OpportunisticRollup(ctx, slice)
 	for pause > 0 && rep != nil && !rep.Done && ctx.Err() == nil {
+		// A slice that finished no bucket (one bucket takes longer) would
+		// never progress: the next one is twice as long.
+		if len(rep.Buckets) == 0 {
+			slice *= 2
+		}
 		select {
 		case <-ctx.Done():
 		case <-time.After(pause):

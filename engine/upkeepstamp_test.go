@@ -190,3 +190,23 @@ func TestEngine_SessionUpkeepDeferred(t *testing.T) {
 		t.Fatalf("a complete deferred upkeep left no stamp: %v", err)
 	}
 }
+
+// The paced upkeep of a process of its own finishes even when its first
+// slices are too short to roll up a single bucket: they grow until one
+// does, and the complete run is recorded.
+func TestEngine_SessionUpkeepPacedGrowsSlices(t *testing.T) {
+	e := roomyEngine(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	day := e.Now().Truncate(24*time.Hour).AddDate(0, 0, -3)
+	if err := e.Observe(ctx, []*recall.Observation{{Type: recall.ObsCommand, Session: "old", Content: "make build", At: day}}); err != nil {
+		t.Fatal(err)
+	}
+	e.SessionUpkeepPaced(ctx, time.Nanosecond, time.Millisecond)
+	if ctx.Err() != nil {
+		t.Fatal("the paced upkeep ran until its deadline")
+	}
+	if _, err := os.Stat(filepath.Join(e.Location.Dir, engine.UpkeepStampFile)); err != nil {
+		t.Fatalf("the paced upkeep recorded no complete run: %v", err)
+	}
+}
