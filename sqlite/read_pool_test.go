@@ -14,11 +14,7 @@ import (
 // page cache and prepared statements with it, and concurrent searches
 // closed and reopened them all the time when the pool kept only two.
 func TestReadPool_ReadersStayOpenWhenIdle(t *testing.T) {
-	db := NewDB(filepath.Join(t.TempDir(), "recall.db"))
-	if err := db.Open(); err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t)
 	ctx := context.Background()
 	n := db.read.Stats().MaxOpenConnections
 	conns := make([]*sql.Conn, n)
@@ -41,11 +37,7 @@ func TestReadPool_ReadersStayOpenWhenIdle(t *testing.T) {
 // every search, uses one statement prepared once whatever the number of
 // ids, and counts nothing beyond the page.
 func TestFindMemories_ByIDsPreparedOnce(t *testing.T) {
-	db := NewDB(filepath.Join(t.TempDir(), "recall.db"))
-	if err := db.Open(); err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t)
 	ctx := context.Background()
 	s := NewMemoryService(db)
 	var ids []string
@@ -56,11 +48,7 @@ func TestFindMemories_ByIDsPreparedOnce(t *testing.T) {
 		}
 		ids = append(ids, res.Memory.ID)
 	}
-	kept := func() int {
-		db.rstmts.mu.Lock()
-		defer db.rstmts.mu.Unlock()
-		return len(db.rstmts.m)
-	}
+	kept := func() int { return keptStmts(db) }
 	before := kept()
 	for n := 1; n <= len(ids); n++ {
 		got, total, err := s.FindMemories(ctx, recall.MemoryFilter{IDs: ids[:n], Limit: n})
@@ -80,11 +68,7 @@ func TestFindMemories_ByIDsPreparedOnce(t *testing.T) {
 // statement prepared once and counts nothing beyond a page that holds
 // every match; later pages still count.
 func TestFindObservations_FirstPagePreparedOnce(t *testing.T) {
-	db := NewDB(filepath.Join(t.TempDir(), "recall.db"))
-	if err := db.Open(); err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t)
 	ctx := context.Background()
 	s := NewObservationService(db)
 	at := time.Date(2026, 1, 2, 9, 0, 0, 0, time.UTC)
@@ -95,11 +79,7 @@ func TestFindObservations_FirstPagePreparedOnce(t *testing.T) {
 	if err := s.RecordObservations(ctx, obs); err != nil {
 		t.Fatal(err)
 	}
-	kept := func() int {
-		db.rstmts.mu.Lock()
-		defer db.rstmts.mu.Unlock()
-		return len(db.rstmts.m)
-	}
+	kept := func() int { return keptStmts(db) }
 	before := kept()
 	for range 3 {
 		got, total, err := s.FindObservations(ctx, recall.ObservationFilter{Desc: true, Limit: 5})
@@ -113,4 +93,22 @@ func TestFindObservations_FirstPagePreparedOnce(t *testing.T) {
 	if got, total, err := s.FindObservations(ctx, recall.ObservationFilter{Limit: 1, Offset: 1}); err != nil || len(got) != 1 || total != 3 {
 		t.Fatalf("second page: got %d, total %d, %v; want 1 and 3", len(got), total, err)
 	}
+}
+
+// openDB opens a new store's database for the test.
+func openDB(t *testing.T) *DB {
+	t.Helper()
+	db := NewDB(filepath.Join(t.TempDir(), "recall.db"))
+	if err := db.Open(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// keptStmts is how many statements the reader pool keeps prepared.
+func keptStmts(db *DB) int {
+	db.rstmts.mu.Lock()
+	defer db.rstmts.mu.Unlock()
+	return len(db.rstmts.m)
 }
