@@ -90,9 +90,18 @@ func (a *app) startUpkeep() error {
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command(exe, "--store", a.eng.Location.Dir, "hook", "upkeep")
+	// The same flags, environment and working directory as the hook's,
+	// so that the process resolves the same store (a server's URL
+	// included).
+	args := []string{"hook", "upkeep"}
+	if a.eng.StoreFlag != "" {
+		args = append([]string{"--store", a.eng.StoreFlag}, args...)
+	}
+	if a.eng.GlobalFlag {
+		args = append([]string{"--global"}, args...)
+	}
+	cmd := exec.Command(exe, args...)
 	cmd.Args[0] = "recall" // the name the binary (or a test harness) runs as
-	cmd.Dir = a.eng.Location.Dir
 	detach(cmd)
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start the session upkeep: %w", err)
