@@ -76,22 +76,16 @@ func (b bytesFirst) BuildContext(ctx context.Context, req recall.ContextRequest)
 }
 
 // heartbeatUpkeep is the housekeeping a session start runs before the
-// heartbeat: closed time buckets are rolled up (bounded by [rollup]
-// session_budget_ms) and, with [retention] enabled, observations past their
-// type's retention are swept (seed 003's opportunistic trigger: at least
-// 100 observations older than a day). Neither ever fails the session.
-// Both are skipped while a complete run is recent (upkeepstamp.go).
+// heartbeat (SessionUpkeep), or, with DeferUpkeep, leaves for after the
+// reply.
 func (e *Engine) heartbeatUpkeep() journal.Upkeep {
 	return journal.UpkeepFunc(func(ctx context.Context, _ time.Time) (int, error) {
-		now := e.Now()
-		if !e.upkeepDue(now) {
+		if e.DeferUpkeep {
+			if e.upkeepDue(e.Now()) {
+				e.upkeepDeferred.Store(true)
+			}
 			return 0, nil
 		}
-		rep := e.OpportunisticRollup(ctx, 0)
-		swept, ok := e.opportunisticSweep(ctx, e.Log)
-		if rep != nil && rep.Done && ok && ctx.Err() == nil {
-			e.markUpkeepDone(now)
-		}
-		return swept, nil
+		return e.SessionUpkeep(ctx, 0), nil
 	})
 }

@@ -38,6 +38,12 @@ type Engine struct {
 	vec         recall.VectorStore // nil without an embedder
 	search      recall.Searcher    // hybrid ranking over memories and rollups
 	embedWarned atomic.Bool        // warnEmbedding has warned: once per process; a server warns from many calls at once
+	// DeferUpkeep makes a session start leave its upkeep (rollups and
+	// sweep) to the caller, who runs SessionUpkeep after replying: the
+	// SessionStart hook, whose agent waits for it. UpkeepDeferred says
+	// whether a session start left work.
+	DeferUpkeep    bool
+	upkeepDeferred atomic.Bool
 	// creates lets Open create a missing store: set by OpenForWrite; reads
 	// of a missing store are an error, so a typo in --store never leaves a
 	// store behind.

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,3 +51,65 @@ func (e *Engine) markUpkeepDone(now time.Time) {
 		_ = os.Remove(tmp)
 	}
 }
+
+// UpkeepLockFile, in the store directory, is held by the process running
+// the session-start upkeep, so that session starts in several processes
+// (a hook's upkeep left running, a second agent) do not run it twice.
+const UpkeepLockFile = "upkeep.lock"
+
+// SessionUpkeep is the housekeeping of a session start: closed time
+// buckets are rolled up within budget (0: [rollup] session_budget_ms)
+// and, with [retention] enabled, observations past their type's retention
+// are swept (seed 003's opportunistic trigger: at least 100 observations
+// older than a day). It returns how many observations were swept, and
+// never fails: what it cannot do is left for the next run. It is skipped
+// while a complete run is recent, and while another process runs it.
+func (e *Engine) SessionUpkeep(ctx context.Context, budget time.Duration) int {
+	return e.sessionUpkeep(ctx, budget, 0)
+}
+
+// SessionUpkeepPaced is SessionUpkeep for a process of its own (the one a
+// SessionStart hook leaves): it rolls up in slices of slice with a pause
+// between them until done or ctx ends. SQLite makes a waiting writer poll
+// for the lock, and back-to-back rollup transactions kept the hooks and
+// commands started meanwhile waiting for most of the run.
+func (e *Engine) SessionUpkeepPaced(ctx context.Context, slice, pause time.Duration) int {
+	return e.sessionUpkeep(ctx, slice, pause)
+}
+
+func (e *Engine) sessionUpkeep(ctx context.Context, slice, pause time.Duration) int {
+	if !e.upkeepDue(e.Now()) {
+		return 0
+	}
+	unlock, err := LockFile(ctx, filepath.Join(e.Location.Dir, UpkeepLockFile), 0)
+	if err != nil {
+		return 0 // another process is at it
+	}
+	defer unlock()
+	now := e.Now()
+	if !e.upkeepDue(now) { // that process finished it meanwhile
+		return 0
+	}
+	rep := e.OpportunisticRollup(ctx, slice)
+	for pause > 0 && rep != nil && !rep.Done && ctx.Err() == nil {
+		// A slice that finished no bucket (one bucket takes longer) would
+		// never progress: the next one is twice as long.
+		if len(rep.Buckets) == 0 {
+			slice *= 2
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(pause):
+			rep = e.OpportunisticRollup(ctx, slice)
+		}
+	}
+	swept, ok := e.opportunisticSweep(ctx, e.Log)
+	if rep != nil && rep.Done && ok && ctx.Err() == nil {
+		e.markUpkeepDone(now)
+	}
+	return swept
+}
+
+// UpkeepDeferred reports whether a session start under DeferUpkeep left
+// upkeep that is due.
+func (e *Engine) UpkeepDeferred() bool { return e.upkeepDeferred.Load() }

@@ -137,3 +137,76 @@ func roomyEngine(t *testing.T) *engine.Engine {
 	e.Config.Rollup.SessionBudgetMS = 60_000
 	return e
 }
+
+// With DeferUpkeep (the SessionStart hook) a session start leaves the
+// upkeep and says so; SessionUpkeep then does it, unless another process
+// holds the upkeep lock, and records the complete run.
+func TestEngine_SessionUpkeepDeferred(t *testing.T) {
+	ctx := context.Background()
+	e := roomyEngine(t)
+	e.DeferUpkeep = true
+	stamp := filepath.Join(e.Location.Dir, engine.UpkeepStampFile)
+	day := e.Now().Truncate(24*time.Hour).AddDate(0, 0, -3)
+	if err := e.Observe(ctx, []*recall.Observation{{Type: recall.ObsCommand, Session: "old", Content: "make build", At: day}}); err != nil {
+		t.Fatal(err)
+	}
+	svc, err := e.Rollups()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rollups := func() int {
+		t.Helper()
+		all, err := svc.FindRollups(ctx, recall.RollupFilter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(all)
+	}
+	if _, err := e.StartSession(ctx, &recall.Session{ID: "s1", Agent: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	if n := rollups(); n != 0 || !e.UpkeepDeferred() {
+		t.Fatalf("a deferring session start made %d rollups, deferred=%v; want 0 and true", n, e.UpkeepDeferred())
+	}
+	if _, err := os.Stat(stamp); !os.IsNotExist(err) {
+		t.Fatalf("a deferred upkeep left a stamp (%v)", err)
+	}
+
+	unlock, err := engine.LockFile(ctx, filepath.Join(e.Location.Dir, engine.UpkeepLockFile), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.SessionUpkeep(ctx, 0)
+	if n := rollups(); n != 0 {
+		t.Fatalf("the upkeep ran beside another process holding its lock (%d rollups)", n)
+	}
+	unlock()
+
+	e.SessionUpkeep(ctx, 0)
+	if rollups() == 0 {
+		t.Fatal("the deferred upkeep rolled nothing up")
+	}
+	if _, err := os.Stat(stamp); err != nil {
+		t.Fatalf("a complete deferred upkeep left no stamp: %v", err)
+	}
+}
+
+// The paced upkeep of a process of its own finishes even when its first
+// slices are too short to roll up a single bucket: they grow until one
+// does, and the complete run is recorded.
+func TestEngine_SessionUpkeepPacedGrowsSlices(t *testing.T) {
+	e := roomyEngine(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	day := e.Now().Truncate(24*time.Hour).AddDate(0, 0, -3)
+	if err := e.Observe(ctx, []*recall.Observation{{Type: recall.ObsCommand, Session: "old", Content: "make build", At: day}}); err != nil {
+		t.Fatal(err)
+	}
+	e.SessionUpkeepPaced(ctx, time.Nanosecond, time.Millisecond)
+	if ctx.Err() != nil {
+		t.Fatal("the paced upkeep ran until its deadline")
+	}
+	if _, err := os.Stat(filepath.Join(e.Location.Dir, engine.UpkeepStampFile)); err != nil {
+		t.Fatalf("the paced upkeep recorded no complete run: %v", err)
+	}
+}

@@ -343,31 +343,51 @@ func (s *MemoryService) FindMemories(ctx context.Context, f recall.MemoryFilter)
 	if err != nil {
 		return nil, 0, err
 	}
-	var total int
-	if err := s.db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM memories m WHERE `+where, args...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("count memories: %w", err)
-	}
-	query, args := pageOfMemories(f, where, args)
-	rows, err := s.db.read.QueryContext(ctx, query, args...)
+	query, pargs := pageOfMemories(f, where, args)
+	rows, err := s.db.readQuery(ctx, query, pargs...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("find memories: %w", err)
 	}
 	out, err := collect(rows, scanMemory)
-	return out, total, err
+	if err != nil {
+		return nil, 0, err
+	}
+	// A first page that holds every match is its own count.
+	if allMatches(f) || (f.Offset == 0 && len(out) < f.Limit) {
+		return out, len(out), nil
+	}
+	var total int
+	if err := s.db.readQueryRow(ctx, `SELECT COUNT(*) FROM memories m WHERE `+where, args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("count memories: %w", err)
+	}
+	return out, total, nil
 }
 
 // pageOfMemories is the query for one page of the memories matching
 // where, in the filter's order.
 func pageOfMemories(f recall.MemoryFilter, where string, args []any) (string, []any) {
-	limit := f.Limit
-	if limit <= 0 {
-		limit = -1
-	}
 	order := "m.updated_at DESC, m.seq DESC"
 	if f.Newest {
 		order = "m.occurred_at DESC, m.seq DESC"
 	}
-	return `SELECT ` + memoryColumns + ` FROM memories m WHERE ` + where + ` ORDER BY ` + order + ` LIMIT ? OFFSET ?`, append(args, limit, f.Offset)
+	query := `SELECT ` + memoryColumns + ` FROM memories m WHERE ` + where + ` ORDER BY ` + order
+	if allMatches(f) {
+		// No LIMIT parameter: SQLite plans with the value bound to one,
+		// so a statement with it is compiled again at every run.
+		return query, args
+	}
+	limit := f.Limit
+	if limit <= 0 {
+		limit = -1
+	}
+	return query + ` LIMIT ? OFFSET ?`, append(args, limit, f.Offset)
+}
+
+// allMatches reports whether the filter's page is every memory matching
+// it: the first page, with no limit or one no smaller than the ids asked
+// for (the ranker loads its vector candidates by id this way).
+func allMatches(f recall.MemoryFilter) bool {
+	return f.Offset == 0 && (f.Limit <= 0 || (f.IDs != nil && f.Limit >= len(f.IDs)))
 }
 
 // UpdateMemory applies upd to the memory with this id.

@@ -34,10 +34,7 @@ func whereMemories(f recall.MemoryFilter) (string, []any, error) {
 		if len(f.IDs) == 0 {
 			conds = append(conds, "0")
 		} else {
-			conds = append(conds, "m.id IN ("+strings.TrimSuffix(strings.Repeat("?,", len(f.IDs)), ",")+")")
-			for _, id := range f.IDs {
-				args = append(args, id)
-			}
+			conds, args = append(conds, "m.id IN "+inList), append(args, jsonStrings(f.IDs))
 		}
 	}
 	eq("m.collection", f.Collection)

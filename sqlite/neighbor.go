@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/recall-mem/recall"
@@ -23,16 +22,12 @@ func (s *MemoryService) MemoryNeighbors(ctx context.Context, ids []string, radiu
 	if err != nil {
 		return nil, err
 	}
-	ph := strings.TrimSuffix(strings.Repeat("?,", len(ids)), ",")
 	q := `SELECT c.id, m.seq - c.seq, ` + memoryColumns + ` FROM memories c JOIN memories m
 		ON m.seq BETWEEN c.seq - ? AND c.seq + ? AND m.seq != c.seq
 		AND m.occurred_at BETWEEN c.occurred_at - ? AND c.occurred_at + ?
-		WHERE c.id IN (` + ph + `) AND ` + where + ` ORDER BY c.id, m.seq`
-	qargs := []any{radius, radius, window.Milliseconds(), window.Milliseconds()}
-	for _, id := range ids {
-		qargs = append(qargs, id)
-	}
-	rows, err := s.db.read.QueryContext(ctx, q, append(qargs, args...)...)
+		WHERE c.id IN ` + inList + ` AND ` + where + ` ORDER BY c.id, m.seq`
+	qargs := []any{radius, radius, window.Milliseconds(), window.Milliseconds(), jsonStrings(ids)}
+	rows, err := s.db.readQuery(ctx, q, append(qargs, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("neighbors: %w", err)
 	}

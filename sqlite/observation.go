@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/recall-mem/recall"
@@ -119,23 +120,41 @@ func whereObservations(f recall.ObservationFilter) (string, []any) {
 // FindObservations returns observations matching filter.
 func (s *ObservationService) FindObservations(ctx context.Context, f recall.ObservationFilter) ([]*recall.Observation, int, error) {
 	where, args := whereObservations(f)
-	var total int
-	if err := s.db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM observations o WHERE `+where, args...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("count observations: %w", err)
-	}
 	order := "ASC"
 	if f.Desc {
 		order = "DESC"
 	}
-	limit := f.Limit
-	if limit <= 0 {
-		limit = -1
+	query := `SELECT ` + observationColumns + ` FROM observations o WHERE ` + where + ` ORDER BY o.at ` + order + `, o.id ` + order
+	pargs := args
+	switch {
+	case f.Offset == 0 && f.Limit > 0:
+		// Written, not bound: SQLite plans with a bound LIMIT's value and
+		// compiles such a statement again at every run (searches ask for
+		// the same limit every time).
+		query += ` LIMIT ` + strconv.Itoa(f.Limit)
+	case f.Offset > 0:
+		limit := f.Limit
+		if limit <= 0 {
+			limit = -1
+		}
+		query += ` LIMIT ? OFFSET ?`
+		pargs = append(args[:len(args):len(args)], limit, f.Offset)
 	}
-	rows, err := s.db.read.QueryContext(ctx, `SELECT `+observationColumns+` FROM observations o WHERE `+where+
-		` ORDER BY o.at `+order+`, o.id `+order+` LIMIT ? OFFSET ?`, append(args, limit, f.Offset)...)
+	rows, err := s.db.readQuery(ctx, query, pargs...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("find observations: %w", err)
 	}
 	out, err := collect(rows, scanObservation)
-	return out, total, err
+	if err != nil {
+		return nil, 0, err
+	}
+	// A first page that holds every match is its own count.
+	if f.Offset == 0 && (f.Limit <= 0 || len(out) < f.Limit) {
+		return out, len(out), nil
+	}
+	var total int
+	if err := s.db.readQueryRow(ctx, `SELECT COUNT(*) FROM observations o WHERE `+where, args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("count observations: %w", err)
+	}
+	return out, total, nil
 }

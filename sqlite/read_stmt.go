@@ -15,13 +15,27 @@ type readStmts struct {
 	m  map[string]*sql.Stmt
 }
 
+// maxReadStmts bounds the statements kept for queries built from filters
+// (readQuery): those name metadata paths users choose, so their texts are
+// not a fixed set. A search uses a handful.
+const maxReadStmts = 256
+
 // readStmt returns the statement for query on the reader pool, prepared
 // on first use.
 func (db *DB) readStmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	return db.stmt(ctx, query, true)
+}
+
+// stmt returns the statement kept for query, preparing and keeping it
+// when always is set or there is room; nil when there is none.
+func (db *DB) stmt(ctx context.Context, query string, always bool) (*sql.Stmt, error) {
 	db.rstmts.mu.Lock()
 	defer db.rstmts.mu.Unlock()
 	if st, ok := db.rstmts.m[query]; ok {
 		return st, nil
+	}
+	if !always && len(db.rstmts.m) >= maxReadStmts {
+		return nil, nil
 	}
 	st, err := db.read.PrepareContext(ctx, query)
 	if err != nil {
@@ -32,6 +46,31 @@ func (db *DB) readStmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	}
 	db.rstmts.m[query] = st
 	return st, nil
+}
+
+// readQuery runs a query on the reader pool through a statement prepared
+// once, so that a search does not parse and plan the same SQL on every
+// request (list arguments go in as one JSON array, see jsonList, so that
+// the text does not change with their length).
+func (db *DB) readQuery(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	st, err := db.stmt(ctx, query, false)
+	if err != nil {
+		return nil, err
+	}
+	if st == nil {
+		return db.read.QueryContext(ctx, query, args...)
+	}
+	return st.QueryContext(ctx, args...)
+}
+
+// readQueryRow is readQuery for one row.
+func (db *DB) readQueryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	st, err := db.stmt(ctx, query, false)
+	if err != nil || st == nil {
+		// On a failed prepare the query runs unprepared and reports it.
+		return db.read.QueryRowContext(ctx, query, args...)
+	}
+	return st.QueryRowContext(ctx, args...)
 }
 
 // closeReadStmts closes the prepared statements before the pool closes.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -167,15 +168,18 @@ func (s *RollupService) SearchRollups(ctx context.Context, f recall.RollupFilter
 		group = "CASE WHEN r.key = '' THEN CAST(r.seq AS TEXT) ELSE r.memory_type || char(0) || r.key END"
 	}
 	// bm25() cannot sit beside a window function: rank the matches first.
-	rows, err := s.db.read.QueryContext(ctx, `WITH m AS MATERIALIZED (
+	// The limit is written into the statement, not bound: SQLite plans
+	// with a bound LIMIT's value and so compiles such a statement again at
+	// every run; the searchers ask for the same few limits.
+	rows, err := s.db.readQuery(ctx, `WITH m AS MATERIALIZED (
 			SELECT rowid AS seq, bm25(memory_rollups_fts) AS rank FROM memory_rollups_fts WHERE memory_rollups_fts MATCH ?
 		)
 		SELECT `+rollupColumns+`, r.rank FROM (
 			SELECT r.*, m.rank, ROW_NUMBER() OVER (PARTITION BY `+group+`
 				ORDER BY r.latest_at DESC, r.confidence DESC, r.bucket_start DESC) AS n
 			FROM m JOIN memory_rollups r ON r.seq = m.seq WHERE `+where+`
-		) r WHERE r.n = 1 ORDER BY r.rank LIMIT ?`,
-		append(append([]any{match}, args...), limit)...)
+		) r WHERE r.n = 1 ORDER BY r.rank LIMIT `+strconv.Itoa(limit),
+		append([]any{match}, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("search rollups: %w", err)
 	}

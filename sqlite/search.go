@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
+	"strconv"
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/ftsquery"
@@ -61,7 +61,7 @@ func (s *MemoryService) searchWindow(ctx context.Context, match ftsMatch, where 
 		return nil, 0, fmt.Errorf("search: %w", err)
 	}
 	score := map[int64]float64{}
-	var seqs []any
+	var seqs []int64
 	for rows.Next() {
 		var seq int64
 		var rank float64
@@ -76,9 +76,8 @@ func (s *MemoryService) searchWindow(ctx context.Context, match ftsMatch, where 
 	if err := rows.Err(); err != nil || len(seqs) == 0 {
 		return nil, 0, err
 	}
-	ph := strings.TrimSuffix(strings.Repeat("?,", len(seqs)), ",")
-	rows, err = s.db.read.QueryContext(ctx, `SELECT `+memoryColumns+`, m.seq
-		FROM memories m WHERE m.seq IN (`+ph+`) AND `+where, append(seqs, args...)...)
+	rows, err = s.db.readQuery(ctx, `SELECT `+memoryColumns+`, m.seq
+		FROM memories m WHERE m.seq IN `+inList+` AND `+where, append([]any{jsonInts(seqs)}, args...)...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("search: %w", err)
 	}
@@ -147,9 +146,12 @@ func (s *MemoryService) matchExpr(ctx context.Context, text string) (ftsMatch, e
 		return ftsMatch{}, nil
 	}
 	var docs int
-	if err := s.db.read.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) FROM memories`).Scan(&docs); err != nil {
+	var structure []byte
+	if err := s.db.readQueryRow(ctx, `SELECT COALESCE(MAX(seq), 0),
+		(SELECT block FROM memories_fts_data WHERE id = 10) FROM memories`).Scan(&docs, &structure); err != nil {
 		return ftsMatch{}, fmt.Errorf("search: %w", err)
 	}
+	known := s.db.terms.at(strconv.AppendInt(structure, int64(docs), 10))
 	limit := docs / commonShare
 	if limit < 200 {
 		return ftsMatch{expr: quoteTerms(terms)}, nil
@@ -172,9 +174,12 @@ func (s *MemoryService) matchExpr(ctx context.Context, text string) (ftsMatch, e
 		return ftsMatch{}, fmt.Errorf("search: %w", err)
 	}
 	for _, t := range terms {
-		var n int
-		if err := count.QueryRowContext(ctx, quoteTerms([]string{t}), limit).Scan(&n); err != nil {
-			return ftsMatch{}, fmt.Errorf("search: %w", err)
+		n, ok := known.count(t, limit)
+		if !ok {
+			if err := count.QueryRowContext(ctx, quoteTerms([]string{t}), limit).Scan(&n); err != nil {
+				return ftsMatch{}, fmt.Errorf("search: %w", err)
+			}
+			known.setCount(t, limit, n)
 		}
 		if n < limit {
 			rare = append(rare, counted{t, n})
@@ -196,11 +201,18 @@ func (s *MemoryService) matchExpr(ctx context.Context, text string) (ftsMatch, e
 	}
 	m := ftsMatch{expr: quoteTerms(kept)}
 	if rows > budget {
-		err := s.db.read.QueryRowContext(ctx, `SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`,
-			m.expr, budget-1).Scan(&m.from)
+		if from, ok := known.start(m.expr, budget); ok {
+			m.from = from
+			return m, nil
+		}
+		// The offset is written, not bound (see SearchRollups); the
+		// budget is a constant of the store.
+		err := s.db.readQueryRow(ctx, `SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET `+strconv.Itoa(budget-1),
+			m.expr).Scan(&m.from)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return ftsMatch{}, fmt.Errorf("search: %w", err)
 		}
+		known.setStart(m.expr, budget, m.from)
 	}
 	return m, nil
 }

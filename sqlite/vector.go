@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -218,12 +217,12 @@ func (s *VectorService) rerank(ctx context.Context, query []float32, cands []can
 	if len(cands) == 0 {
 		return nil, nil
 	}
-	args := make([]any, len(cands))
+	seqs := make([]int64, len(cands))
 	for i, c := range cands {
-		args[i] = c.seq
+		seqs[i] = c.seq
 	}
-	rows, err := s.db.read.QueryContext(ctx, `SELECT seq, memory_id, chunk, span_start, span_end, vec FROM memory_vectors
-		WHERE seq IN (`+strings.TrimSuffix(strings.Repeat("?,", len(cands)), ",")+`)`, args...)
+	rows, err := s.db.readQuery(ctx, `SELECT seq, memory_id, chunk, span_start, span_end, vec FROM memory_vectors
+		WHERE seq IN `+inList, jsonInts(seqs))
 	if err != nil {
 		return nil, fmt.Errorf("vector rerank: %w", err)
 	}

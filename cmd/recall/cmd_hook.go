@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"time"
 
 	"github.com/recall-mem/recall/hook"
@@ -45,7 +46,68 @@ registers it.`,
 			return nil
 		},
 	})
+	c.AddCommand(&cobra.Command{
+		Use:    "upkeep",
+		Short:  "Run the session-start upkeep a SessionStart hook left (started by the hook)",
+		Args:   cobra.NoArgs,
+		Hidden: true,
+		RunE: func(c *cobra.Command, _ []string) error {
+			ctx, cancel := context.WithTimeout(c.Context(), hookUpkeepTimeout)
+			defer cancel()
+			if err := a.open(ctx); err != nil {
+				return err
+			}
+			a.eng.SessionUpkeepPaced(ctx, hookUpkeepSlice, hookUpkeepPause)
+			return nil
+		},
+	})
 	return c
+}
+
+// hookUpkeepTimeout bounds the upkeep process a SessionStart hook leaves
+// behind; what it does not finish, the next one resumes.
+const hookUpkeepTimeout = time.Minute
+
+// The upkeep process rolls up in slices of hookUpkeepSlice with
+// hookUpkeepPause between them, in which the hooks and commands started
+// meanwhile take the store's write lock.
+const (
+	hookUpkeepSlice = 25 * time.Millisecond
+	hookUpkeepPause = 50 * time.Millisecond
+)
+
+// hookUpkeepEnv set to "inline" makes the SessionStart hook run its upkeep
+// before replying, in its own process, as it did before the upkeep moved
+// after the reply (tests whose store goes away when they end set it).
+const hookUpkeepEnv = "RECALL_HOOK_UPKEEP"
+
+// startUpkeep starts 'recall hook upkeep' on the hook's store, detached:
+// its own session, no terminal and no stdio shared with the agent, which
+// waits for the hook's output streams to close. The hook does not wait
+// for it.
+func (a *app) startUpkeep() error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	// The same flags, environment and working directory as the hook's,
+	// so that the process resolves the same store (a server's URL
+	// included).
+	args := []string{"hook", "upkeep"}
+	if a.eng.StoreFlag != "" {
+		args = append([]string{"--store", a.eng.StoreFlag}, args...)
+	}
+	if a.eng.GlobalFlag {
+		args = append([]string{"--global"}, args...)
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Args[0] = "recall" // the name the binary (or a test harness) runs as
+	detach(cmd)
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start the session upkeep: %w", err)
+	}
+	yieldCPU(cmd.Process.Pid)
+	return cmd.Process.Release()
 }
 
 // runClaudeHook handles one payload; every failure is logged, none is
@@ -67,6 +129,10 @@ func (a *app) runClaudeHook(ctx context.Context) {
 	logDir, budget := a.eng.HookBudget(hookDefaultBudget)
 	if p.Event == hook.EventSessionStart {
 		budget = budget * 5 / 3
+		// The upkeep (rollups, sweep) runs after the reply, in a process
+		// of its own: with a rollup backlog it cost the hook more than
+		// the rest of the session start.
+		a.eng.DeferUpkeep = os.Getenv(hookUpkeepEnv) != "inline"
 	}
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
@@ -94,6 +160,11 @@ func (a *app) runClaudeHook(ctx context.Context) {
 		}
 		if len(r.out) > 0 {
 			if _, err := a.stdout.Write(r.out); err != nil {
+				a.hookLog(p, err)
+			}
+		}
+		if a.eng.UpkeepDeferred() {
+			if err := a.startUpkeep(); err != nil {
 				a.hookLog(p, err)
 			}
 		}

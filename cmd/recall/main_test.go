@@ -12,6 +12,11 @@ import (
 // TestMain lets testscript run the recall binary built from this package
 // as the "recall" command inside scripts.
 func TestMain(m *testing.M) {
+	// Hooks run their session upkeep before replying here, in their own
+	// process: a detached upkeep process could still be writing to a
+	// test's store as the test removes it. TestHook_UpkeepAfterReply runs
+	// the detached way.
+	os.Setenv(hookUpkeepEnv, "inline")
 	testscript.Main(m, map[string]func(){
 		"recall": func() { os.Exit(run()) },
 	})
@@ -40,6 +45,7 @@ func scriptEnv(env *testscript.Env) error {
 	env.Setenv("XDG_DATA_HOME", env.WorkDir+"/home/.local/share")
 	env.Setenv("XDG_CONFIG_HOME", env.WorkDir+"/home/.config")
 	env.Setenv("RECALL_AGENT", "tester")
+	env.Setenv(hookUpkeepEnv, "inline") // see TestMain
 	env.Setenv("RECALL_TSCLIENT", tsClientDir())
 	return nil
 }

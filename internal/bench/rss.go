@@ -10,7 +10,14 @@ import (
 // peakRSS returns this process's peak resident set size in bytes from
 // /proc (VmHWM), or 0 where there is no /proc.
 func peakRSS() int64 {
-	f, err := os.Open("/proc/self/status")
+	return statusHWM("/proc/self/status")
+}
+
+// statusHWM reads the VmHWM line of a /proc status file in bytes, or 0
+// when the file or the line is missing (no /proc, or a process that has
+// exited and no longer has memory).
+func statusHWM(path string) int64 {
+	f, err := os.Open(path)
 	if err != nil {
 		return 0
 	}

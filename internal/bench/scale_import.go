@@ -47,8 +47,11 @@ func importRSS(ctx context.Context, exe, dir, configFile string) (int64, error) 
 	}
 	imp := exec.CommandContext(ctx, exe, "--store", store, "import", file)
 	imp.Args[0] = "recall"
-	if out, err := imp.CombinedOutput(); err != nil {
-		return 0, fmt.Errorf("import: %v: %s", err, out)
+	var out lockedBuffer
+	imp.Stdout, imp.Stderr = &out, &out
+	rss, err := runPeakRSS(imp)
+	if err != nil {
+		return 0, fmt.Errorf("import: %v: %s", err, out.String())
 	}
-	return maxRSS(imp.ProcessState), nil
+	return rss, nil
 }

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/recall-mem/recall/internal/bench"
 )
@@ -17,6 +19,9 @@ import (
 // process measurements run: serve answers searches, export prints lines,
 // import reads them, search does nothing.
 const fakeRecallEnv = "BENCH_FAKE_RECALL"
+
+// fakeImportBytes is what the fake import holds resident.
+const fakeImportBytes = 32 << 20
 
 func TestMain(m *testing.M) {
 	if os.Getenv(fakeRecallEnv) == "1" {
@@ -44,6 +49,14 @@ func fakeRecall(args []string) int {
 			fmt.Fprintln(os.Stderr, "fake recall: import got", len(b), err)
 			return 1
 		}
+		// Hold a known amount of memory for a while, as a real import
+		// does, so its peak can be told from the parent's.
+		held := make([]byte, fakeImportBytes)
+		for i := 0; i < len(held); i += 4096 {
+			held[i] = 1
+		}
+		time.Sleep(150 * time.Millisecond)
+		runtime.KeepAlive(held)
 		return 0
 	case "serve":
 		var n atomic.Int64
@@ -89,4 +102,33 @@ func TestScale_Processes(t *testing.T) {
 		t.Errorf("import peak RSS %d", rep.ImportPeakRSS)
 	}
 	wantText(t, rep, "serve hybrid", "serve bm25", "(3 clients)", "import peak RSS")
+}
+
+// The import figure is the child's peak, not the bench process's: with
+// this process holding 256 MiB, an import holding 32 MiB must report
+// about 32 MiB (Go starts children with vfork, and Linux folds the
+// parent's high-water mark into the child's rusage at exec).
+func TestScale_ImportRSSIsTheChilds(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the parent's peak leaks into a child's rusage on Linux")
+	}
+	t.Setenv(fakeRecallEnv, "1")
+	ballast := make([]byte, 256<<20)
+	for i := 0; i < len(ballast); i += 4096 {
+		ballast[i] = 1
+	}
+	sc := bench.Scale{Product: bench.Product{DBFile: "recall.db", Open: hashingStore}, Memories: 40, Queries: 3, Seed: 1,
+		ImportRSS: true, Exe: os.Args[0], ConfigFile: "config.toml"}
+	rep, dir, err := sc.Run(context.Background())
+	if dir != "" {
+		defer os.RemoveAll(dir)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.KeepAlive(ballast)
+	if got := rep.ImportPeakRSS; got < fakeImportBytes || got > 128<<20 {
+		t.Errorf("import peak RSS %.1f MiB, want the child's ~%d MiB (over %d MiB and under 128 MiB; this process holds 256 MiB)",
+			float64(got)/(1<<20), fakeImportBytes>>20, fakeImportBytes>>20)
+	}
 }

@@ -1,0 +1,114 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/recall-mem/recall"
+)
+
+// Readers put back into the pool stay open: a closed reader takes its
+// page cache and prepared statements with it, and concurrent searches
+// closed and reopened them all the time when the pool kept only two.
+func TestReadPool_ReadersStayOpenWhenIdle(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	n := db.read.Stats().MaxOpenConnections
+	conns := make([]*sql.Conn, n)
+	for i := range conns {
+		c, err := db.read.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns[i] = c
+	}
+	for _, c := range conns {
+		c.Close()
+	}
+	if st := db.read.Stats(); st.MaxIdleClosed != 0 || st.Idle != n {
+		t.Errorf("after %d readers were used at once: %d closed as idle, %d kept; want 0 closed, %d kept", n, st.MaxIdleClosed, st.Idle, n)
+	}
+}
+
+// Loading memories by id, as the ranker does for its vector candidates on
+// every search, uses one statement prepared once whatever the number of
+// ids, and counts nothing beyond the page.
+func TestFindMemories_ByIDsPreparedOnce(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	s := NewMemoryService(db)
+	var ids []string
+	for i := range 5 {
+		res, err := s.PutMemory(ctx, &recall.Memory{Content: "note " + string(rune('a'+i))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, res.Memory.ID)
+	}
+	kept := func() int { return keptStmts(db) }
+	before := kept()
+	for n := 1; n <= len(ids); n++ {
+		got, total, err := s.FindMemories(ctx, recall.MemoryFilter{IDs: ids[:n], Limit: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != n || total != n {
+			t.Fatalf("%d ids: got %d memories, total %d", n, len(got), total)
+		}
+	}
+	if added := kept() - before; added != 1 {
+		t.Errorf("loading 1 to %d ids kept %d statements, want 1 (one text for any number of ids, no count)", len(ids), added)
+	}
+}
+
+// The search's observation lookup (first page, fixed limit) also runs one
+// statement prepared once and counts nothing beyond a page that holds
+// every match; later pages still count.
+func TestFindObservations_FirstPagePreparedOnce(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	s := NewObservationService(db)
+	at := time.Date(2026, 1, 2, 9, 0, 0, 0, time.UTC)
+	var obs []*recall.Observation
+	for i := range 3 {
+		obs = append(obs, &recall.Observation{Type: recall.ObsCommand, Session: "s", Content: "make build", At: at.Add(time.Duration(i) * time.Minute)})
+	}
+	if err := s.RecordObservations(ctx, obs); err != nil {
+		t.Fatal(err)
+	}
+	kept := func() int { return keptStmts(db) }
+	before := kept()
+	for range 3 {
+		got, total, err := s.FindObservations(ctx, recall.ObservationFilter{Desc: true, Limit: 5})
+		if err != nil || len(got) != 3 || total != 3 {
+			t.Fatalf("got %d, total %d, %v; want 3 and 3", len(got), total, err)
+		}
+	}
+	if added := kept() - before; added != 1 {
+		t.Errorf("three searches kept %d statements, want 1", added)
+	}
+	if got, total, err := s.FindObservations(ctx, recall.ObservationFilter{Limit: 1, Offset: 1}); err != nil || len(got) != 1 || total != 3 {
+		t.Fatalf("second page: got %d, total %d, %v; want 1 and 3", len(got), total, err)
+	}
+}
+
+// openDB opens a new store's database for the test.
+func openDB(t *testing.T) *DB {
+	t.Helper()
+	db := NewDB(filepath.Join(t.TempDir(), "recall.db"))
+	if err := db.Open(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// keptStmts is how many statements the reader pool keeps prepared.
+func keptStmts(db *DB) int {
+	db.rstmts.mu.Lock()
+	defer db.rstmts.mu.Unlock()
+	return len(db.rstmts.m)
+}
