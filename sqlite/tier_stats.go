@@ -1,9 +1,11 @@
 package sqlite
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -14,22 +16,28 @@ import (
 // Row sizes for `recall tiers` are the bytes of the stored columns (text
 // and JSON as UTF-8, 8 per number): what the rows hold, without page and
 // index overhead. Tokens are prose.Tokens of all the text an agent would
-// read, taken together.
+// read, taken together. The text columns' bytes are indexed expressions
+// (migration 0019) and the numbers' bytes are added per row in the query;
+// each expression must stay written as in its index, which SQLite uses only
+// for a query that names the indexed expression (TestTierStatsPlans).
 const (
-	memoryRowBytes = `length(CAST(m.id AS BLOB)) + length(CAST(IFNULL(m.key, '') AS BLOB)) + length(CAST(m.collection AS BLOB))
-		+ length(CAST(m.type AS BLOB)) + length(CAST(m.title AS BLOB)) + length(CAST(m.content AS BLOB)) + length(CAST(m.tags AS BLOB))
-		+ length(CAST(m.category AS BLOB)) + length(CAST(m.context AS BLOB)) + length(CAST(m.related AS BLOB))
-		+ length(CAST(m.project AS BLOB)) + length(CAST(m.priority AS BLOB)) + length(CAST(m.created_by AS BLOB))
-		+ length(CAST(m.tier AS BLOB)) + length(CAST(m.status AS BLOB)) + length(CAST(m.anchors AS BLOB))
-		+ length(CAST(m.metadata AS BLOB)) + 8 * 10`
-	observationRowBytes = `length(CAST(o.type AS BLOB)) + length(CAST(o.key AS BLOB)) + length(CAST(o.session AS BLOB))
-		+ length(CAST(o.project AS BLOB)) + length(CAST(o.tool AS BLOB)) + length(CAST(o.file AS BLOB))
-		+ length(CAST(o.content AS BLOB)) + length(CAST(o.metadata AS BLOB)) + length(CAST(o.status AS BLOB)) + 8 * 3`
-	rollupRowBytes = `length(CAST(r.id AS BLOB)) + length(CAST(r.bucket_type AS BLOB)) + length(CAST(r.bucket_start AS BLOB))
-		+ length(CAST(r.bucket_end AS BLOB)) + length(CAST(r.memory_type AS BLOB)) + length(CAST(r.key AS BLOB))
-		+ length(CAST(r.summary AS BLOB)) + length(CAST(r.value AS BLOB)) + length(CAST(r.tally AS BLOB))
-		+ length(CAST(r.latest_at AS BLOB)) + length(CAST(IFNULL(r.rolled_at, '') AS BLOB)) + length(CAST(r.status AS BLOB))
-		+ length(CAST(r.created_at AS BLOB)) + length(CAST(r.updated_at AS BLOB)) + 8 * 4`
+	memoryTextBytes = `length(CAST(id AS BLOB)) + length(CAST(IFNULL(key, '') AS BLOB)) + length(CAST(collection AS BLOB))
+		+ length(CAST(type AS BLOB)) + length(CAST(title AS BLOB)) + length(CAST(content AS BLOB)) + length(CAST(tags AS BLOB))
+		+ length(CAST(category AS BLOB)) + length(CAST(context AS BLOB)) + length(CAST(related AS BLOB))
+		+ length(CAST(project AS BLOB)) + length(CAST(priority AS BLOB)) + length(CAST(created_by AS BLOB))
+		+ length(CAST(tier AS BLOB)) + length(CAST(status AS BLOB)) + length(CAST(anchors AS BLOB))
+		+ length(CAST(metadata AS BLOB))`
+	memoryNumberBytes    = 8 * 10
+	observationTextBytes = `length(CAST(type AS BLOB)) + length(CAST(key AS BLOB)) + length(CAST(session AS BLOB))
+		+ length(CAST(project AS BLOB)) + length(CAST(tool AS BLOB)) + length(CAST(file AS BLOB))
+		+ length(CAST(content AS BLOB)) + length(CAST(metadata AS BLOB)) + length(CAST(status AS BLOB))`
+	observationNumberBytes = 8 * 3
+	rollupTextBytes        = `length(CAST(id AS BLOB)) + length(CAST(bucket_type AS BLOB)) + length(CAST(bucket_start AS BLOB))
+		+ length(CAST(bucket_end AS BLOB)) + length(CAST(memory_type AS BLOB)) + length(CAST(key AS BLOB))
+		+ length(CAST(summary AS BLOB)) + length(CAST(value AS BLOB)) + length(CAST(tally AS BLOB))
+		+ length(CAST(latest_at AS BLOB)) + length(CAST(IFNULL(rolled_at, '') AS BLOB)) + length(CAST(status AS BLOB))
+		+ length(CAST(created_at AS BLOB)) + length(CAST(updated_at AS BLOB))`
+	rollupNumberBytes = 8 * 4
 )
 
 // tokensOf sums the characters of a text column and estimates their tokens
@@ -39,25 +47,33 @@ func tokensOf(chars string) string {
 	return "(IFNULL(SUM(" + chars + "), 0) + " + n + " - 1) / " + n
 }
 
+// bytesOf sums the bytes of a group's rows: their text columns' and a
+// fixed number per row for the numbers.
+func bytesOf(text string, numbers int) string {
+	return "IFNULL(SUM(" + text + "), 0) + " + strconv.Itoa(numbers) + " * COUNT(*)"
+}
+
+// tierStatsQueries are the queries of TierStats, each a pass over one
+// index of migration 0019 and not over the rows (TestTierStatsPlans). They
+// group by `status || ”` (the same text as status) because that is what
+// the indexes lead with.
+var tierStatsQueries = []struct{ tier, query string }{
+	{"raw", `SELECT 'memories', MIN(status || ''), COUNT(*), MIN(occurred_at), MAX(occurred_at),
+		` + tokensOf(`length(title) + length(content)`) + `, ` + bytesOf(memoryTextBytes, memoryNumberBytes) + `, COUNT(*)
+		FROM memories GROUP BY status || ''`},
+	{"raw", `SELECT 'observations', MIN(status || ''), COUNT(*), MIN(at), MAX(at),
+		` + tokensOf(`length(content)`) + `, ` + bytesOf(observationTextBytes, observationNumberBytes) + `, COUNT(*)
+		FROM observations GROUP BY status || ''`},
+	{"rollup", `SELECT MIN(bucket_type || ''), MIN(status || ''), COUNT(*), MIN(bucket_start), MAX(bucket_end),
+		` + tokensOf(`length(summary)`) + `, ` + bytesOf(rollupTextBytes, rollupNumberBytes) + `, IFNULL(SUM(entries), 0)
+		FROM memory_rollups GROUP BY bucket_type || '', status || ''`},
+}
+
 // TierStats counts raw memories, raw observations and rollups per bucket
 // type, by status, with their time ranges, token estimates and row bytes.
 func (s *RollupService) TierStats(ctx context.Context) ([]recall.TierStat, error) {
-	queries := []struct {
-		tier, query string
-	}{
-		{"raw", `SELECT 'memories', m.status, COUNT(*), MIN(m.occurred_at), MAX(m.occurred_at),
-			` + tokensOf(`length(m.title) + length(m.content)`) + `, IFNULL(SUM(` + memoryRowBytes + `), 0), COUNT(*)
-			FROM memories m GROUP BY m.status ORDER BY m.status`},
-		{"raw", `SELECT 'observations', o.status, COUNT(*), MIN(o.at), MAX(o.at),
-			` + tokensOf(`length(o.content)`) + `, IFNULL(SUM(` + observationRowBytes + `), 0), COUNT(*)
-			FROM observations o GROUP BY o.status ORDER BY o.status`},
-		{"rollup", `SELECT r.bucket_type, r.status, COUNT(*), MIN(r.bucket_start), MAX(r.bucket_end),
-			` + tokensOf(`length(r.summary)`) + `, IFNULL(SUM(` + rollupRowBytes + `), 0), IFNULL(SUM(r.entries), 0)
-			FROM memory_rollups r GROUP BY r.bucket_type, r.status
-			ORDER BY CASE r.bucket_type WHEN '4h' THEN 0 WHEN 'daily' THEN 1 WHEN 'weekly' THEN 2 ELSE 3 END, r.status`},
-	}
 	var out []recall.TierStat
-	for _, q := range queries {
+	for _, q := range tierStatsQueries {
 		sts, err := s.tierRows(ctx, q.tier, q.query, func(rows *sql.Rows, st *recall.TierStat) error {
 			var from, to any
 			if err := rows.Scan(&st.Kind, &st.Status, &st.Count, &from, &to, &st.Tokens, &st.Bytes, &st.Entries); err != nil {
@@ -69,6 +85,11 @@ func (s *RollupService) TierStats(ctx context.Context) ([]recall.TierStat, error
 		if err != nil {
 			return nil, fmt.Errorf("tier stats: %w", err)
 		}
+		// Statuses in name order, bucket types finest first.
+		slices.SortFunc(sts, func(a, b recall.TierStat) int {
+			return cmp.Or(cmp.Compare(slices.Index(recall.BucketTypes, a.Kind), slices.Index(recall.BucketTypes, b.Kind)),
+				cmp.Compare(a.Status, b.Status))
+		})
 		out = append(out, sts...)
 	}
 	return out, nil
