@@ -93,13 +93,13 @@ func TestTierStats_FromIndexes(t *testing.T) {
 }
 
 // TestTierStatsPlans: each query of the tier statistics reads one covering
-// index of migration 0019, in its order: neither the rows' text nor a sort.
+// index, in its order: neither the rows' text nor a sort.
 func TestTierStatsPlans(t *testing.T) {
 	plans, err := MustOpenDB(t).TierStatsPlans(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"memories_tier_stats", "observations_tier_stats", "memory_rollups_tier_stats"}
+	want := []string{"memories_tier_updated", "observations_tier_stats", "memory_rollups_tier_stats"}
 	if len(plans) != len(want) {
 		t.Fatalf("%d plans, want %d", len(plans), len(want))
 	}
