@@ -12,12 +12,14 @@ import (
 // order.
 func (db *DB) TierStatsPlans(ctx context.Context) ([][]string, error) {
 	var plans [][]string
-	for _, q := range tierStatsQueries {
-		plan, err := db.queryPlan(ctx, q.query)
-		if err != nil {
-			return nil, err
+	for _, t := range tierStatsQueries {
+		for _, q := range t.queries {
+			plan, err := db.queryPlan(ctx, q)
+			if err != nil {
+				return nil, err
+			}
+			plans = append(plans, plan)
 		}
-		plans = append(plans, plan)
 	}
 	return plans, nil
 }

@@ -56,6 +56,14 @@ func TestTierStats_FromIndexes(t *testing.T) {
 	ctx := context.Background()
 	db, rs := seededStore(t)
 	mustRun(t, rs, recall.RollupRun{Now: day0.AddDate(0, 0, 60)})
+	// Observations not rolled up yet, and of a status the store does not
+	// know for observations, but keeps.
+	later := []*recall.Observation{{At: day0.AddDate(0, 2, 0), Type: "command", Content: "go vet ./…"},
+		{At: day0.AddDate(0, 1, 0), Type: "note", Content: "kept aside", Status: recall.StatusArchived},
+		{At: day0.AddDate(0, 1, 1), Type: "note", Content: "kept aside too", Status: recall.StatusArchived}}
+	if err := sqlite.NewObservationService(db).RecordObservations(ctx, later); err != nil {
+		t.Fatal(err)
+	}
 	ms := sqlite.NewMemoryService(db)
 	statuses := []string{recall.StatusActive, recall.StatusArchived, recall.StatusCompacted, recall.StatusSuperseded}
 	for i := range 40 {
@@ -82,7 +90,7 @@ func TestTierStats_FromIndexes(t *testing.T) {
 	for _, st := range want {
 		kinds[st.Kind+"/"+st.Status] = true
 	}
-	for _, k := range []string{"memories/active", "memories/compacted", "memories/superseded", "observations/compacted", "daily/active"} {
+	for _, k := range []string{"memories/active", "memories/compacted", "memories/superseded", "observations/active", "observations/compacted", "observations/archived", "daily/active"} {
 		if !kinds[k] {
 			t.Fatalf("the store lacks %s: %v", k, kinds)
 		}
@@ -99,7 +107,7 @@ func TestTierStatsPlans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"memories_tier_updated", "observations_tier_stats", "memory_rollups_tier_stats"}
+	want := []string{"memories_tier_updated", "observations_active_at", "observations_compacted_chars", "observations_other_status", "memory_rollups_chars"}
 	if len(plans) != len(want) {
 		t.Fatalf("%d plans, want %d", len(plans), len(want))
 	}
