@@ -18,6 +18,15 @@ const growthWindow = 30 * 24 * time.Hour
 var storeTables = []string{"memories", "memory_versions", "memory_vectors", "observations", "sessions",
 	"store_meta", "sync_records", "memory_rollups", "memory_rollup_sources", "forget_log"}
 
+// The counting queries of StoreStats; each reads an index of migration
+// 0007 (or the rollups' unique index), not the rows (TestStoreStatsPlans).
+const (
+	observationsByType = `SELECT type, count(*) FROM observations WHERE namespace = $1 GROUP BY type`
+	memoriesByTier     = `SELECT tier, count(*) FROM memories WHERE namespace = $1 GROUP BY tier`
+	rollupsByType      = `SELECT bucket_type, count(*) FROM memory_rollups WHERE namespace = $1 GROUP BY bucket_type`
+	memoriesCreated    = `SELECT count(*) FROM memories WHERE namespace = $1 AND created_at BETWEEN $2 AND $3`
+)
+
 // StoreStats counts the namespace's rows per observation type, memory tier
 // and rollup bucket type, and the rows added in the 30 days up to now. DBBytes is the size of
 // the store's tables with their indexes, for every namespace of the
@@ -27,16 +36,16 @@ func (s *ForgetService) StoreStats(ctx context.Context, now time.Time) (*recall.
 	st := &recall.StoreStats{At: now.UTC(), ObservationsByType: map[string]int{}, MemoriesByTier: map[string]int{}}
 	ns := s.db.Namespace
 	var err error
-	if st.Observations, err = s.countGroups(ctx, `SELECT type, count(*) FROM observations WHERE namespace = $1 GROUP BY type`, st.ObservationsByType); err != nil {
+	if st.Observations, err = s.countGroups(ctx, observationsByType, st.ObservationsByType); err != nil {
 		return nil, err
 	}
-	if st.Memories, err = s.countGroups(ctx, `SELECT tier, count(*) FROM memories WHERE namespace = $1 GROUP BY tier`, st.MemoriesByTier); err != nil {
+	if st.Memories, err = s.countGroups(ctx, memoriesByTier, st.MemoriesByTier); err != nil {
 		return nil, err
 	}
 	// The unique index on rollups leads with their bucket type: the count
 	// reads the index, not the rows.
 	byType := map[string]int{}
-	if st.Rollups, err = s.countGroups(ctx, `SELECT bucket_type, count(*) FROM memory_rollups WHERE namespace = $1 GROUP BY bucket_type`, byType); err != nil {
+	if st.Rollups, err = s.countGroups(ctx, rollupsByType, byType); err != nil {
 		return nil, err
 	}
 	if st.Rollups > 0 {
@@ -47,7 +56,7 @@ func (s *ForgetService) StoreStats(ctx context.Context, now time.Time) (*recall.
 		(SELECT count(*) FROM memory_versions WHERE namespace = $1),
 		(SELECT count(*) FROM sessions WHERE namespace = $1),
 		(SELECT count(*) FROM observations WHERE namespace = $1 AND at BETWEEN $2 AND $3)
-		+ (SELECT count(*) FROM memories WHERE namespace = $1 AND created_at BETWEEN $2 AND $3)
+		+ (`+memoriesCreated+`)
 		+ (SELECT count(*) FROM memory_versions WHERE namespace = $1 AND changed_at BETWEEN $2 AND $3),
 		(SELECT coalesce(sum(pg_total_relation_size(t::regclass)), 0) FROM unnest($4::text[]) t),
 		current_setting('block_size')::bigint,

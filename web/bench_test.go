@@ -88,7 +88,6 @@ func BenchmarkPages(b *testing.B) {
 		{"Session", "/sessions/bench"},
 		{"Maintain", "/maintain"},
 		{"Rollups", "/rollups"},
-		{"RollupsUncached", "/rollups"}, // the tier statistics read again
 		{"Forget", "/forget"},
 		{"ForgetDryRun", "/forget?search=" + url.QueryEscape(query)},
 	} {
@@ -99,7 +98,7 @@ func BenchmarkPages(b *testing.B) {
 			cpu, views := processCPU(), 0
 			for b.Loop() {
 				views++
-				if p.name == "OverviewUncached" || p.name == "RollupsUncached" {
+				if p.name == "OverviewUncached" {
 					h.changed()
 				}
 				w := httptest.NewRecorder()

@@ -39,18 +39,15 @@ type Handler struct {
 	pages map[string]*template.Template
 	root  http.Handler
 	// The slow panels: the overview's doctor's report and maintain plan,
-	// and the rollups page's tier statistics, kept for a while (see
-	// snapshot). A change made through the UI drops the plan and the
-	// statistics.
+	// kept for a while (see snapshot). A change made through the UI drops
+	// the plan.
 	checks snapshot[[]engine.Check]
 	plan   snapshot[*recall.MaintainPlan]
-	tiers  snapshot[[]recall.TierStat]
 }
 
 // changed drops what a change made through the UI makes stale.
 func (h *Handler) changed() {
 	h.plan.forget()
-	h.tiers.forget()
 }
 
 // New returns the UI handler for b. Returns an error when b has no

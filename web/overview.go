@@ -29,9 +29,8 @@ type tierCount struct {
 	Count int
 }
 
-// panelTTL is how long the overview shows a maintain plan (and the
-// rollups page the tier statistics) before reading them again; changes
-// made through the UI drop them at once.
+// panelTTL is how long the overview shows a maintain plan before reading
+// it again; changes made through the UI drop it at once.
 const panelTTL = time.Minute
 
 // recentSessions is how many sessions the overview lists.
