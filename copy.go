@@ -1,0 +1,84 @@
+package recall
+
+import "context"
+
+// CopyKind names one kind of row a store-to-store copy moves.
+type CopyKind string
+
+// The kinds of rows a copy moves, in CopyKinds order.
+const (
+	CopyMemories     CopyKind = "memories"     // current rows, every status
+	CopyVersions     CopyKind = "versions"     // every stored version, deleted memories' too
+	CopyObservations CopyKind = "observations" // ids kept: rollups name them
+	CopySessions     CopyKind = "sessions"
+	CopyRollups      CopyKind = "rollups" // with their sources
+	CopyVectors      CopyKind = "vectors" // fresh passages only
+	CopySyncRecords  CopyKind = "sync_records"
+	CopyMeta         CopyKind = "meta" // store facts that belong to the data
+)
+
+// CopyKinds lists every kind in the order a copy loads them: vectors
+// after the memories they belong to.
+var CopyKinds = []CopyKind{CopyMemories, CopyVersions, CopyObservations, CopySessions,
+	CopyRollups, CopyVectors, CopySyncRecords, CopyMeta}
+
+// CopyBatch is a batch of rows as a store holds them. A dump fills the
+// field of one kind; a load writes whatever the batch holds.
+type CopyBatch struct {
+	Memories     []*Memory
+	Versions     []*MemoryVersion
+	Observations []*Observation
+	Sessions     []*Session
+	// Rollups carry their direct sources as Kind and ID only.
+	Rollups     []*Rollup
+	Vectors     []*VectorRow
+	SyncRecords []SyncRecord
+	Meta        []MetaRow
+}
+
+// Len counts the rows of the batch, every kind.
+func (b *CopyBatch) Len() int {
+	return len(b.Memories) + len(b.Versions) + len(b.Observations) + len(b.Sessions) +
+		len(b.Rollups) + len(b.Vectors) + len(b.SyncRecords) + len(b.Meta)
+}
+
+// VectorRow is the embedding of one passage of a memory's current text.
+type VectorRow struct {
+	MemoryID string    `json:"memory_id"`
+	Chunk    int       `json:"chunk"`
+	Start    int       `json:"start"` // byte offsets of the passage in the content
+	End      int       `json:"end"`
+	Model    string    `json:"model"`
+	Dim      int       `json:"dim"`
+	Vec      []float32 `json:"vec"`
+}
+
+// MetaRow is one store fact.
+type MetaRow struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// StoreCopier is the raw side of a store that moving it to another
+// backend needs (recall migrate): rows read and written exactly as they
+// are, ids, versions and times kept, nothing redacted, validated,
+// versioned or embedded on the way.
+type StoreCopier interface {
+	// CountRows counts the rows of kind that DumpRows yields.
+	CountRows(ctx context.Context, kind CopyKind) (int, error)
+	// DumpRows calls fn with the rows of kind in batches of at most size
+	// (0: the backend's default), in a stable order, until fn returns an
+	// error (returned) or the rows end. Vectors are only those of a
+	// memory's current text (a stale vector is left behind: the target
+	// embeds again); meta leaves out the facts that are the backend's own
+	// (its vector model, cache epochs, the embedder's last failure).
+	DumpRows(ctx context.Context, kind CopyKind, size int, fn func(*CopyBatch) error) error
+	// LoadRows writes every row of b in one transaction. A row replaces
+	// the one with its id (a memory's version: its id and number; a
+	// vector: its memory and chunk), so loading twice leaves one copy. A
+	// memory loaded without its vectors is left for the embedder, as a
+	// new write would be; a vector of an unknown memory is an error.
+	// Returns ECONFLICT, writing nothing, when a row clashes with another
+	// of a different id (a key taken in its collection).
+	LoadRows(ctx context.Context, b *CopyBatch) error
+}

@@ -1,0 +1,169 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/recall-mem/recall"
+)
+
+// Copier reads and writes the namespace's rows as they are, for moving a
+// store to another backend (recall.StoreCopier).
+type Copier struct{ db *DB }
+
+var _ recall.StoreCopier = Copier{}
+
+// Copier returns the raw rows of the namespace.
+func (s *Store) Copier() recall.StoreCopier { return Copier{s.DB} }
+
+// defaultCopyBatch is how many rows a dump hands over at once.
+const defaultCopyBatch = 500
+
+// ownMetaList are the store facts that are the namespace's own state
+// rather than its data: the embedder's last failure.
+const ownMetaList = `'` + metaEmbedError + `', '` + metaEmbedErrorAt + `'`
+
+// copyQueries are, per kind, the count and the select of DumpRows over
+// the namespace $1, with the reader that appends one row to a batch.
+var copyQueries = map[recall.CopyKind]struct {
+	count, rows string
+	scan        func(pgx.Rows, *recall.CopyBatch) error
+}{
+	recall.CopyMemories: {`SELECT count(*) FROM memories WHERE namespace = $1`,
+		`SELECT ` + memoryColumns + ` FROM memories m WHERE m.namespace = $1 ORDER BY m.id`,
+		func(r pgx.Rows, b *recall.CopyBatch) error {
+			m, err := scanMemory(r)
+			b.Memories = append(b.Memories, m)
+			return err
+		}},
+	recall.CopyVersions: {`SELECT count(*) FROM memory_versions WHERE namespace = $1`,
+		`SELECT memory_id, version, op, changed_at, snapshot::text FROM memory_versions WHERE namespace = $1 ORDER BY memory_id, version`,
+		func(r pgx.Rows, b *recall.CopyBatch) error {
+			v, err := scanVersion(r)
+			b.Versions = append(b.Versions, v)
+			return err
+		}},
+	recall.CopyObservations: {`SELECT count(*) FROM observations WHERE namespace = $1`,
+		`SELECT ` + observationColumns + ` FROM observations o WHERE o.namespace = $1 ORDER BY o.id`,
+		func(r pgx.Rows, b *recall.CopyBatch) error {
+			o, err := scanObservation(r)
+			b.Observations = append(b.Observations, o)
+			return err
+		}},
+	recall.CopySessions: {`SELECT count(*) FROM sessions WHERE namespace = $1`,
+		`SELECT ` + sessionColumns + ` FROM sessions WHERE namespace = $1 ORDER BY id`,
+		func(r pgx.Rows, b *recall.CopyBatch) error {
+			s, err := scanSession(r)
+			b.Sessions = append(b.Sessions, s)
+			return err
+		}},
+	recall.CopyRollups: {`SELECT count(*) FROM memory_rollups WHERE namespace = $1`,
+		`SELECT ` + rollupColumns + `, coalesce((SELECT json_agg(json_build_array(s.source_kind, s.source_id))
+			FROM memory_rollup_sources s WHERE s.namespace = r.namespace AND s.rollup_id = r.id), '[]')::text
+			FROM memory_rollups r WHERE r.namespace = $1 ORDER BY r.id`,
+		func(r pgx.Rows, b *recall.CopyBatch) error {
+			var sources string
+			ro, err := scanRollup(rowWith{r, &sources})
+			if err != nil {
+				return err
+			}
+			b.Rollups = append(b.Rollups, ro)
+			var pairs [][2]string
+			if err := json.Unmarshal([]byte(sources), &pairs); err != nil {
+				return fmt.Errorf("sources of rollup %s: %w", ro.ID, err)
+			}
+			for _, p := range pairs {
+				ro.Sources = append(ro.Sources, recall.RollupSource{Kind: p[0], ID: p[1]})
+			}
+			return nil
+		}},
+	// A vector is of the memory's current text when it was made from the
+	// text the memory holds (see vector.go).
+	recall.CopyVectors: {`SELECT count(*) FROM memory_vectors v JOIN memories m ON m.namespace = v.namespace AND m.id = v.memory_id
+			WHERE v.namespace = $1 AND v.text_hash = m.text_hash`,
+		`SELECT v.memory_id, v.chunk, v.start_at, v.end_at, v.model, v.dim, v.embedding::real[]
+			FROM memory_vectors v JOIN memories m ON m.namespace = v.namespace AND m.id = v.memory_id
+			WHERE v.namespace = $1 AND v.text_hash = m.text_hash ORDER BY v.memory_id, v.chunk`,
+		func(r pgx.Rows, b *recall.CopyBatch) error {
+			v := &recall.VectorRow{}
+			err := r.Scan(&v.MemoryID, &v.Chunk, &v.Start, &v.End, &v.Model, &v.Dim, &v.Vec)
+			b.Vectors = append(b.Vectors, v)
+			return err
+		}},
+	recall.CopySyncRecords: {`SELECT count(*) FROM sync_records WHERE namespace = $1`,
+		`SELECT id, file, text, tier FROM sync_records WHERE namespace = $1 ORDER BY id`,
+		func(r pgx.Rows, b *recall.CopyBatch) error {
+			var s recall.SyncRecord
+			err := r.Scan(&s.ID, &s.File, &s.Text, &s.Tier)
+			b.SyncRecords = append(b.SyncRecords, s)
+			return err
+		}},
+	recall.CopyMeta: {`SELECT count(*) FROM store_meta WHERE namespace = $1 AND key NOT IN (` + ownMetaList + `)`,
+		`SELECT key, value FROM store_meta WHERE namespace = $1 AND key NOT IN (` + ownMetaList + `) ORDER BY key`,
+		func(r pgx.Rows, b *recall.CopyBatch) error {
+			var m recall.MetaRow
+			err := r.Scan(&m.Key, &m.Value)
+			b.Meta = append(b.Meta, m)
+			return err
+		}},
+}
+
+// rowWith reads a row whose last column goes to extra, the others to the
+// scan of a shared reader.
+type rowWith struct {
+	r     pgx.Row
+	extra any
+}
+
+func (w rowWith) Scan(dest ...any) error { return w.r.Scan(append(dest, w.extra)...) }
+
+// CountRows counts the rows of kind DumpRows yields.
+func (c Copier) CountRows(ctx context.Context, kind recall.CopyKind) (int, error) {
+	q, ok := copyQueries[kind]
+	if !ok {
+		return 0, recall.Errorf(recall.EINVALID, "Unknown kind of rows %q.", kind)
+	}
+	var n int
+	if err := c.db.pool.QueryRow(ctx, q.count, c.db.Namespace).Scan(&n); err != nil {
+		return 0, c.db.wrap(recall.EUNAVAILABLE, "count "+string(kind), err)
+	}
+	return n, nil
+}
+
+// DumpRows hands the rows of kind to fn in batches of at most size, in
+// the order of their ids.
+func (c Copier) DumpRows(ctx context.Context, kind recall.CopyKind, size int, fn func(*recall.CopyBatch) error) error {
+	q, ok := copyQueries[kind]
+	if !ok {
+		return recall.Errorf(recall.EINVALID, "Unknown kind of rows %q.", kind)
+	}
+	if size <= 0 {
+		size = defaultCopyBatch
+	}
+	rows, err := c.db.pool.Query(ctx, q.rows, c.db.Namespace)
+	if err != nil {
+		return c.db.wrap(recall.EUNAVAILABLE, "dump "+string(kind), err)
+	}
+	defer rows.Close()
+	b, n := &recall.CopyBatch{}, 0
+	for rows.Next() {
+		if err := q.scan(rows, b); err != nil {
+			return fmt.Errorf("dump %s: %w", kind, err)
+		}
+		if n++; n == size {
+			if err := fn(b); err != nil {
+				return err
+			}
+			b, n = &recall.CopyBatch{}, 0
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return c.db.wrap(recall.EUNAVAILABLE, "dump "+string(kind), err)
+	}
+	if n > 0 {
+		return fn(b)
+	}
+	return nil
+}

@@ -1,0 +1,190 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+
+	"github.com/recall-mem/recall"
+)
+
+// Copier reads and writes the store's rows as they are, for moving a
+// store to another backend (recall.StoreCopier).
+type Copier struct{ db *DB }
+
+var _ recall.StoreCopier = Copier{}
+
+// Copier returns the raw rows of the store.
+func (s *Store) Copier() recall.StoreCopier { return Copier{s.DB} }
+
+// defaultCopyBatch is how many rows a dump hands over at once.
+const defaultCopyBatch = 500
+
+// ownMeta are the store facts that describe this file rather than the
+// data: the model of its vectors (set again by the vectors a load
+// brings), its cache epoch and the embedder's last failure.
+var ownMeta = map[string]bool{metaVectorModel: true, metaVectorDim: true, "vector_epoch": true,
+	metaEmbedError: true, metaEmbedErrorAt: true}
+
+// copyQueries are, per kind, the count and the select of DumpRows, with
+// the row reader that appends one row to a batch.
+var copyQueries = map[recall.CopyKind]struct {
+	count, rows string
+	scan        func(*sql.Rows, *recall.CopyBatch) error
+}{
+	recall.CopyMemories: {`SELECT count(*) FROM memories`,
+		`SELECT ` + memoryColumns + ` FROM memories m ORDER BY m.id`,
+		func(r *sql.Rows, b *recall.CopyBatch) error {
+			m, err := scanMemory(r)
+			b.Memories = append(b.Memories, m)
+			return err
+		}},
+	recall.CopyVersions: {`SELECT count(*) FROM memory_versions`,
+		`SELECT memory_id, version, op, changed_at, snapshot FROM memory_versions ORDER BY memory_id, version`,
+		func(r *sql.Rows, b *recall.CopyBatch) error {
+			v := &recall.MemoryVersion{}
+			var at int64
+			var snap string
+			if err := r.Scan(&v.MemoryID, &v.Version, &v.Op, &at, &snap); err != nil {
+				return err
+			}
+			v.ChangedAt = fromMS(at)
+			b.Versions = append(b.Versions, v)
+			return json.Unmarshal([]byte(snap), &v.Memory)
+		}},
+	recall.CopyObservations: {`SELECT count(*) FROM observations`,
+		`SELECT ` + observationColumns + ` FROM observations o ORDER BY o.id`,
+		func(r *sql.Rows, b *recall.CopyBatch) error {
+			o, err := scanObservation(r)
+			b.Observations = append(b.Observations, o)
+			return err
+		}},
+	recall.CopySessions: {`SELECT count(*) FROM sessions`,
+		`SELECT ` + sessionColumns + ` FROM sessions ORDER BY id`,
+		func(r *sql.Rows, b *recall.CopyBatch) error {
+			s, err := scanSession(r)
+			b.Sessions = append(b.Sessions, s)
+			return err
+		}},
+	recall.CopyRollups: {`SELECT count(*) FROM memory_rollups`,
+		`SELECT ` + rollupColumns + `, (SELECT json_group_array(json_array(s.source_kind, s.source_id))
+			FROM memory_rollup_sources s WHERE s.rollup_id = r.id) FROM memory_rollups r ORDER BY r.id`,
+		func(r *sql.Rows, b *recall.CopyBatch) error {
+			var sources string
+			ro, err := scanRollup(rowWith{r, &sources})
+			if err != nil {
+				return err
+			}
+			b.Rollups = append(b.Rollups, ro)
+			return decodeSources(sources, ro)
+		}},
+	// A vector is of the memory's current text when it was made for the
+	// memory's current version (a version that kept the text moves its
+	// vectors along, see writeVectors).
+	recall.CopyVectors: {`SELECT count(*) FROM memory_vectors v JOIN memories m ON m.seq = v.memory_seq WHERE v.version = m.version`,
+		`SELECT v.memory_id, v.chunk, v.span_start, v.span_end, v.model, v.dim, v.vec
+			FROM memory_vectors v JOIN memories m ON m.seq = v.memory_seq WHERE v.version = m.version
+			ORDER BY v.memory_id, v.chunk`,
+		func(r *sql.Rows, b *recall.CopyBatch) error {
+			v := &recall.VectorRow{}
+			var blob []byte
+			if err := r.Scan(&v.MemoryID, &v.Chunk, &v.Start, &v.End, &v.Model, &v.Dim, &blob); err != nil {
+				return err
+			}
+			v.Vec = make([]float32, v.Dim)
+			if !decodeVector(v.Vec, blob) {
+				return fmt.Errorf("vector %d of %s: %d bytes for %d dimensions", v.Chunk, v.MemoryID, len(blob), v.Dim)
+			}
+			b.Vectors = append(b.Vectors, v)
+			return nil
+		}},
+	recall.CopySyncRecords: {`SELECT count(*) FROM sync_records`,
+		`SELECT id, file, text, tier FROM sync_records ORDER BY id`,
+		func(r *sql.Rows, b *recall.CopyBatch) error {
+			var s recall.SyncRecord
+			err := r.Scan(&s.ID, &s.File, &s.Text, &s.Tier)
+			b.SyncRecords = append(b.SyncRecords, s)
+			return err
+		}},
+	recall.CopyMeta: {`SELECT count(*) FROM store_meta WHERE key NOT IN (` + ownMetaList + `)`,
+		`SELECT key, value FROM store_meta WHERE key NOT IN (` + ownMetaList + `) ORDER BY key`,
+		func(r *sql.Rows, b *recall.CopyBatch) error {
+			var m recall.MetaRow
+			err := r.Scan(&m.Key, &m.Value)
+			b.Meta = append(b.Meta, m)
+			return err
+		}},
+}
+
+const ownMetaList = `'` + metaVectorModel + `', '` + metaVectorDim + `', 'vector_epoch', '` + metaEmbedError + `', '` + metaEmbedErrorAt + `'`
+
+// rowWith reads a row whose last column goes to extra, the others to the
+// scan of a shared reader.
+type rowWith struct {
+	r     *sql.Rows
+	extra any
+}
+
+func (w rowWith) Scan(dest ...any) error { return w.r.Scan(append(dest, w.extra)...) }
+
+// decodeSources sets r's sources from a JSON array of [kind, id] pairs.
+func decodeSources(text string, r *recall.Rollup) error {
+	var pairs [][2]string
+	if err := json.Unmarshal([]byte(text), &pairs); err != nil {
+		return fmt.Errorf("sources of rollup %s: %w", r.ID, err)
+	}
+	for _, p := range pairs {
+		r.Sources = append(r.Sources, recall.RollupSource{Kind: p[0], ID: p[1]})
+	}
+	return nil
+}
+
+// CountRows counts the rows of kind DumpRows yields.
+func (c Copier) CountRows(ctx context.Context, kind recall.CopyKind) (int, error) {
+	q, ok := copyQueries[kind]
+	if !ok {
+		return 0, recall.Errorf(recall.EINVALID, "Unknown kind of rows %q.", kind)
+	}
+	var n int
+	if err := c.db.read.QueryRowContext(ctx, q.count).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count %s: %w", kind, err)
+	}
+	return n, nil
+}
+
+// DumpRows hands the rows of kind to fn in batches of at most size, in
+// the order of their ids, read in one snapshot.
+func (c Copier) DumpRows(ctx context.Context, kind recall.CopyKind, size int, fn func(*recall.CopyBatch) error) error {
+	q, ok := copyQueries[kind]
+	if !ok {
+		return recall.Errorf(recall.EINVALID, "Unknown kind of rows %q.", kind)
+	}
+	if size <= 0 {
+		size = defaultCopyBatch
+	}
+	rows, err := c.db.read.QueryContext(ctx, q.rows)
+	if err != nil {
+		return fmt.Errorf("dump %s: %w", kind, err)
+	}
+	defer rows.Close()
+	b, n := &recall.CopyBatch{}, 0
+	for rows.Next() {
+		if err := q.scan(rows, b); err != nil {
+			return fmt.Errorf("dump %s: %w", kind, err)
+		}
+		if n++; n == size {
+			if err := fn(b); err != nil {
+				return err
+			}
+			b, n = &recall.CopyBatch{}, 0
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("dump %s: %w", kind, err)
+	}
+	if n > 0 {
+		return fn(b)
+	}
+	return nil
+}
