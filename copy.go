@@ -76,8 +76,9 @@ type StoreCopier interface {
 	// LoadRows writes every row of b in one transaction. A row replaces
 	// the one with its id (a memory's version: its id and number; a
 	// vector: its memory and chunk), so loading twice leaves one copy. A
-	// memory loaded without its vectors is left for the embedder, as a
-	// new write would be; a vector of an unknown memory is an error.
+	// memory loaded drops the vectors it had: its vectors are those loaded
+	// after it, and without them it is left for the embedder, as a new
+	// write would be. A vector of an unknown memory is an error (EINVALID).
 	// Returns ECONFLICT, writing nothing, when a row clashes with another
 	// of a different id (a key taken in its collection).
 	LoadRows(ctx context.Context, b *CopyBatch) error

@@ -54,15 +54,15 @@ func (c Copier) LoadRows(ctx context.Context, b *recall.CopyBatch) error {
 }
 
 // loadMemories writes each memory as it is, without a version of its own
-// (the versions come as rows), and drops the vectors of another text.
-// A memory without vectors of its text is what the embedder takes next.
+// (the versions come as rows), and drops the vectors it had: its vectors
+// are those the copy brings. A memory without vectors of its text is what
+// the embedder takes next.
 func (tx *Tx) loadMemories(ctx context.Context, b *recall.CopyBatch) error {
 	for _, m := range b.Memories {
 		if _, err := tx.Exec(ctx, upsertMemorySQL, append([]any{tx.db.Namespace, m.ID}, memoryValues(m)...)...); err != nil {
 			return fmt.Errorf("load memory %s: %w", m.ID, err)
 		}
-		if _, err := tx.Exec(ctx, `DELETE FROM memory_vectors v USING memories m WHERE v.namespace = $1 AND v.memory_id = $2
-			AND m.namespace = v.namespace AND m.id = v.memory_id AND v.text_hash <> m.text_hash`, tx.db.Namespace, m.ID); err != nil {
+		if _, err := tx.Exec(ctx, `DELETE FROM memory_vectors WHERE namespace = $1 AND memory_id = $2`, tx.db.Namespace, m.ID); err != nil {
 			return fmt.Errorf("load memory %s: %w", m.ID, err)
 		}
 	}

@@ -88,6 +88,25 @@ func TestCopier(t *testing.T, open func(t *testing.T, o recall.StoreOptions) rec
 			t.Fatalf("%d vectors of an old text are dumped", n)
 		}
 	})
+	t.Run("LeftForTheEmbedder", func(t *testing.T) {
+		src := open(t, recall.StoreOptions{})
+		mustPut(t, src.Memories(), &recall.Memory{Content: "alpha beta"})
+		dst := open(t, recall.StoreOptions{Embedding: &recall.EmbeddingOptions{
+			Embedder: &WordEmbedder{}, Chunker: chunk.Splitter{}, Inline: false}})
+		loadKind(t, src, dst, recall.CopyMemories, 0)
+		loadKind(t, src, dst, recall.CopyVersions, 0)
+		if err := dst.Vectors().DrainQueue(ctx, 0); err != nil {
+			t.Fatal(err)
+		}
+		if n := countRows(t, dst, recall.CopyVectors); n != 1 {
+			t.Fatalf("%d vectors after draining the copy's queue, want 1: a memory copied without vectors is embedded", n)
+		}
+		// Loaded again, the memory's vectors are the copy's: none.
+		loadKind(t, src, dst, recall.CopyMemories, 0)
+		if n := countRows(t, dst, recall.CopyVectors); n != 0 {
+			t.Fatalf("%d vectors after loading the memory again, want 0", n)
+		}
+	})
 	t.Run("Clashes", func(t *testing.T) {
 		src, dst := open(t, recall.StoreOptions{}), open(t, recall.StoreOptions{})
 		mustPut(t, src.Memories(), &recall.Memory{Key: "editor", Content: "vim"})

@@ -26,8 +26,9 @@ func (c Copier) LoadRows(ctx context.Context, b *recall.CopyBatch) error {
 }
 
 // loadMemories writes each memory as it is, without a version of its own
-// (the versions come as rows), and queues it for the embedder: the
-// vectors a copy brings take it off the queue again.
+// (the versions come as rows), drops the vectors it had (its vectors are
+// those the copy brings) and queues it for the embedder: the vectors a
+// copy brings take it off the queue again.
 func loadMemories(ctx context.Context, tx *Tx, b *recall.CopyBatch) error {
 	for _, m := range b.Memories {
 		var seq int64
@@ -40,8 +41,8 @@ func loadMemories(ctx context.Context, tx *Tx, b *recall.CopyBatch) error {
 			}
 		case err == nil:
 			if _, err = tx.exec(ctx, updateMemorySQL, append(memoryArgs(m), m.ID)...); err == nil {
-				// Vectors of another version are another text's.
-				_, err = tx.exec(ctx, `DELETE FROM memory_vectors WHERE memory_seq = ? AND version != ?`, seq, m.Version)
+				// The memory's vectors are the ones the copy brings.
+				_, err = tx.exec(ctx, `DELETE FROM memory_vectors WHERE memory_seq = ?`, seq)
 			}
 		}
 		if isConstraint(err) {
