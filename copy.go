@@ -82,4 +82,9 @@ type StoreCopier interface {
 	// Returns ECONFLICT, writing nothing, when a row clashes with another
 	// of a different id (a key taken in its collection).
 	LoadRows(ctx context.Context, b *CopyBatch) error
+	// FinishLoad builds what loading leaves for the end, once every batch
+	// is in: an index cheaper to build over all rows than to update row
+	// by row (PostgreSQL's vector index). Until it runs the store works,
+	// only slower.
+	FinishLoad(ctx context.Context) error
 }

@@ -105,6 +105,9 @@ func (e *Engine) Migrate(ctx context.Context, o MigrateOptions) (*MigrateReport,
 		}
 		rep.Kinds = append(rep.Kinds, k)
 	}
+	if err := dst.copier.FinishLoad(ctx); err != nil {
+		return nil, err
+	}
 	for m := range models {
 		rep.VectorModels = append(rep.VectorModels, m)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/recall-mem/recall"
 )
 
@@ -25,7 +26,6 @@ func excluded(cols string) string {
 // LoadRows writes the rows of b in one transaction, each replacing the
 // row with its id.
 func (c Copier) LoadRows(ctx context.Context, b *recall.CopyBatch) error {
-	dims := map[int]bool{}
 	err := c.db.tx(ctx, func(tx *Tx) error {
 		for _, step := range []func(context.Context, *recall.CopyBatch) error{
 			tx.loadMemories, tx.loadVersions, tx.loadObservations, tx.loadSessions, tx.loadRollups, tx.loadVectors, tx.loadSyncRecords, tx.loadMeta,
@@ -42,12 +42,25 @@ func (c Copier) LoadRows(ctx context.Context, b *recall.CopyBatch) error {
 		}
 		return err
 	}
-	for _, v := range b.Vectors {
-		dims[v.Dim] = true
+	return nil
+}
+
+// FinishLoad builds the HNSW index of every dimension loaded: built once
+// over all the vectors, it takes a fraction of the time that inserting
+// each vector into it takes (see docs/postgres.md). A vector search
+// before it reads every vector, exactly.
+func (c Copier) FinishLoad(ctx context.Context) error {
+	dims, err := c.db.pool.Query(ctx, `SELECT DISTINCT dim FROM memory_vectors WHERE namespace = $1`, c.db.Namespace)
+	list, err := collectRows(dims, err, func(r pgx.Row) (int, error) {
+		var d int
+		return d, r.Scan(&d)
+	})
+	if err != nil {
+		return c.db.wrap(recall.EUNAVAILABLE, "vector dimensions", err)
 	}
-	for d := range dims {
+	for _, d := range list {
 		if err := c.db.createVectorIndex(ctx, d); err != nil {
-			return fmt.Errorf("vector index: %w", err)
+			return c.db.wrap(recall.EUNAVAILABLE, "vector index", err)
 		}
 	}
 	return nil

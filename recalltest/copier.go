@@ -36,6 +36,9 @@ func TestCopier(t *testing.T, open func(t *testing.T, o recall.StoreOptions) rec
 			for _, kind := range recall.CopyKinds {
 				loadKind(t, src, dst, kind, 2)
 			}
+			if err := dst.Copier().FinishLoad(ctx); err != nil {
+				t.Fatal(err)
+			}
 			if got := dumpAll(t, dst); !equalDumps(t, want, got) {
 				t.Fatal("the target dumps other rows than the source")
 			}

@@ -25,6 +25,10 @@ func (c Copier) LoadRows(ctx context.Context, b *recall.CopyBatch) error {
 	})
 }
 
+// FinishLoad has nothing to do: SQLite's indexes are kept up to date row
+// by row, and its vector index is built in memory when a search needs it.
+func (c Copier) FinishLoad(context.Context) error { return nil }
+
 // loadMemories writes each memory as it is, without a version of its own
 // (the versions come as rows), drops the vectors it had (its vectors are
 // those the copy brings) and queues it for the embedder: the vectors a
