@@ -1,6 +1,10 @@
 package recall
 
-import "context"
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
 
 // CopyKind names one kind of row a store-to-store copy moves.
 type CopyKind string
@@ -15,12 +19,13 @@ const (
 	CopyVectors      CopyKind = "vectors" // fresh passages only
 	CopySyncRecords  CopyKind = "sync_records"
 	CopyMeta         CopyKind = "meta" // store facts that belong to the data
+	CopyForgetLog    CopyKind = "forget_log"
 )
 
 // CopyKinds lists every kind in the order a copy loads them: vectors
 // after the memories they belong to.
 var CopyKinds = []CopyKind{CopyMemories, CopyVersions, CopyObservations, CopySessions,
-	CopyRollups, CopyVectors, CopySyncRecords, CopyMeta}
+	CopyRollups, CopyVectors, CopySyncRecords, CopyMeta, CopyForgetLog}
 
 // CopyBatch is a batch of rows as a store holds them. A dump fills the
 // field of one kind; a load writes whatever the batch holds.
@@ -34,12 +39,13 @@ type CopyBatch struct {
 	Vectors     []*VectorRow
 	SyncRecords []SyncRecord
 	Meta        []MetaRow
+	ForgetLog   []ForgetLogRow
 }
 
 // Len counts the rows of the batch, every kind.
 func (b *CopyBatch) Len() int {
 	return len(b.Memories) + len(b.Versions) + len(b.Observations) + len(b.Sessions) +
-		len(b.Rollups) + len(b.Vectors) + len(b.SyncRecords) + len(b.Meta)
+		len(b.Rollups) + len(b.Vectors) + len(b.SyncRecords) + len(b.Meta) + len(b.ForgetLog)
 }
 
 // VectorRow is the embedding of one passage of a memory's current text.
@@ -57,6 +63,17 @@ type VectorRow struct {
 type MetaRow struct {
 	Key   string `json:"key"`
 	Value string `json:"value"`
+}
+
+// ForgetLogRow is one entry of the audit log of purges and sweeps
+// (StoreStats.LastPurge and LastSweep read it): no content, only what ran
+// and how much went. It has no id of its own: a load skips an entry the
+// store holds already (same time, kind and criteria).
+type ForgetLogRow struct {
+	At       time.Time       `json:"at"`
+	Kind     string          `json:"kind"` // purge or sweep
+	Criteria string          `json:"criteria"`
+	Counts   json.RawMessage `json:"counts"` // a JSON object of counts
 }
 
 // StoreCopier is the raw side of a store that moving it to another

@@ -108,6 +108,16 @@ func canonicalRows(b *recall.CopyBatch) []any {
 	for _, m := range b.Meta {
 		out = append(out, m)
 	}
+	for _, l := range b.ForgetLog {
+		c := l
+		c.At = milli(c.At)
+		// PostgreSQL keeps the counts as jsonb, its keys in its own order.
+		var counts map[string]any
+		if json.Unmarshal(l.Counts, &counts) == nil {
+			c.Counts, _ = json.Marshal(counts)
+		}
+		out = append(out, c)
+	}
 	return out
 }
 

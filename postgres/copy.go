@@ -108,6 +108,16 @@ var copyQueries = map[recall.CopyKind]struct {
 			b.Meta = append(b.Meta, m)
 			return err
 		}},
+	recall.CopyForgetLog: {`SELECT count(*) FROM forget_log WHERE namespace = $1`,
+		`SELECT at, kind, criteria, counts::text FROM forget_log WHERE namespace = $1 ORDER BY id`,
+		func(r pgx.Rows, b *recall.CopyBatch) error {
+			var l recall.ForgetLogRow
+			var counts string
+			err := r.Scan(&l.At, &l.Kind, &l.Criteria, &counts)
+			l.At, l.Counts = l.At.UTC(), json.RawMessage(counts)
+			b.ForgetLog = append(b.ForgetLog, l)
+			return err
+		}},
 }
 
 // rowWith reads a row whose last column goes to extra, the others to the

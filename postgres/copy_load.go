@@ -28,7 +28,7 @@ func excluded(cols string) string {
 func (c Copier) LoadRows(ctx context.Context, b *recall.CopyBatch) error {
 	err := c.db.tx(ctx, func(tx *Tx) error {
 		for _, step := range []func(context.Context, *recall.CopyBatch) error{
-			tx.loadMemories, tx.loadVersions, tx.loadObservations, tx.loadSessions, tx.loadRollups, tx.loadVectors, tx.loadSyncRecords, tx.loadMeta,
+			tx.loadMemories, tx.loadVersions, tx.loadObservations, tx.loadSessions, tx.loadRollups, tx.loadVectors, tx.loadSyncRecords, tx.loadMeta, tx.loadForgetLog,
 		} {
 			if err := step(ctx, b); err != nil {
 				return err
@@ -207,6 +207,18 @@ func (tx *Tx) loadMeta(ctx context.Context, b *recall.CopyBatch) error {
 		}
 		if err := tx.setMeta(ctx, m.Key, m.Value); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// loadForgetLog adds the audit entries the namespace does not hold yet.
+func (tx *Tx) loadForgetLog(ctx context.Context, b *recall.CopyBatch) error {
+	for _, l := range b.ForgetLog {
+		if _, err := tx.Exec(ctx, `INSERT INTO forget_log (namespace, at, kind, criteria, counts) SELECT $1, $2, $3, $4, $5::jsonb
+			WHERE NOT EXISTS (SELECT 1 FROM forget_log WHERE namespace = $1 AND at = $2 AND kind = $3 AND criteria = $4)`,
+			tx.db.Namespace, l.At.UTC(), l.Kind, l.Criteria, string(l.Counts)); err != nil {
+			return fmt.Errorf("load forget log: %w", err)
 		}
 	}
 	return nil

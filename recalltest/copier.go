@@ -171,6 +171,10 @@ func fillCopy(t *testing.T, st recall.Store) {
 	if _, err := st.Rollups(policy(t)).RunRollups(ctx, recall.RollupRun{Now: day0.AddDate(0, 0, 2)}); err != nil {
 		t.Fatal(err)
 	}
+	sweep := recall.RetentionPolicy{Enabled: true, Days: map[string]int{recall.ObsCommand: 7}}
+	if _, err := st.Forgetting().Sweep(ctx, sweep, day0.AddDate(0, 0, 3), false); err != nil {
+		t.Fatal(err)
+	}
 	if err := st.Tiers().ApplyTierChanges(ctx, recall.TierChanges{Records: []recall.SyncRecord{{ID: m.ID, File: "CLAUDE.local.md", Text: "The editor is helix.", Tier: recall.TierWorking}},
 		Meta: map[string]string{"working_hash": "abc"}}); err != nil {
 		t.Fatal(err)
@@ -183,7 +187,7 @@ func dumpAll(t *testing.T, st recall.Store) map[recall.CopyKind][]string {
 	out := map[recall.CopyKind][]string{}
 	for _, kind := range recall.CopyKinds {
 		err := st.Copier().DumpRows(context.Background(), kind, 0, func(b *recall.CopyBatch) error {
-			for _, rows := range []any{b.Memories, b.Versions, b.Observations, b.Sessions, b.Rollups, b.Vectors, b.SyncRecords, b.Meta} {
+			for _, rows := range []any{b.Memories, b.Versions, b.Observations, b.Sessions, b.Rollups, b.Vectors, b.SyncRecords, b.Meta, b.ForgetLog} {
 				var list []json.RawMessage
 				text, _ := json.Marshal(rows)
 				if err := json.Unmarshal(text, &list); err != nil {

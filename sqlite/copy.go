@@ -115,6 +115,17 @@ var copyQueries = map[recall.CopyKind]struct {
 			b.Meta = append(b.Meta, m)
 			return err
 		}},
+	recall.CopyForgetLog: {`SELECT count(*) FROM forget_log`,
+		`SELECT at, kind, criteria, counts FROM forget_log ORDER BY id`,
+		func(r *sql.Rows, b *recall.CopyBatch) error {
+			var l recall.ForgetLogRow
+			var at int64
+			var counts string
+			err := r.Scan(&at, &l.Kind, &l.Criteria, &counts)
+			l.At, l.Counts = fromMS(at), json.RawMessage(counts)
+			b.ForgetLog = append(b.ForgetLog, l)
+			return err
+		}},
 }
 
 const ownMetaList = `'` + metaVectorModel + `', '` + metaVectorDim + `', 'vector_epoch', '` + metaEmbedError + `', '` + metaEmbedErrorAt + `'`

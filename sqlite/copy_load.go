@@ -15,7 +15,7 @@ import (
 func (c Copier) LoadRows(ctx context.Context, b *recall.CopyBatch) error {
 	return c.db.update(ctx, func(tx *Tx) error {
 		for _, step := range []func(context.Context, *Tx, *recall.CopyBatch) error{
-			loadMemories, loadVersions, loadObservations, loadSessions, loadRollups, loadVectors, loadSyncRecords, loadMeta,
+			loadMemories, loadVersions, loadObservations, loadSessions, loadRollups, loadVectors, loadSyncRecords, loadMeta, loadForgetLog,
 		} {
 			if err := step(ctx, tx, b); err != nil {
 				return err
@@ -197,6 +197,18 @@ func loadMeta(ctx context.Context, tx *Tx, b *recall.CopyBatch) error {
 		}
 		if _, err := tx.exec(ctx, `INSERT OR REPLACE INTO store_meta (key, value) VALUES (?, ?)`, m.Key, m.Value); err != nil {
 			return fmt.Errorf("load store fact %s: %w", m.Key, err)
+		}
+	}
+	return nil
+}
+
+// loadForgetLog adds the audit entries the store does not hold yet.
+func loadForgetLog(ctx context.Context, tx *Tx, b *recall.CopyBatch) error {
+	for _, l := range b.ForgetLog {
+		if _, err := tx.exec(ctx, `INSERT INTO forget_log (at, kind, criteria, counts) SELECT ?, ?, ?, ?
+			WHERE NOT EXISTS (SELECT 1 FROM forget_log WHERE at = ? AND kind = ? AND criteria = ?)`,
+			ms(l.At), l.Kind, l.Criteria, string(l.Counts), ms(l.At), l.Kind, l.Criteria); err != nil {
+			return fmt.Errorf("load forget log: %w", err)
 		}
 	}
 	return nil

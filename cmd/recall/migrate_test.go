@@ -159,6 +159,8 @@ func fillForMigrate(t *testing.T, dir string) []string {
 		cliOK(t, "--store", dir, "observe", "--type", "fact", "--key", "city", "--session", "s1", "--at", at, "--metadata", `{"n": `+string(rune('1'+i))+`}`, "lives in Berlin")
 	}
 	cliOK(t, "--store", dir, "rollup", "--now", "2026-02-01T00:00:00Z")
+	cliOK(t, "--store", dir, "observe", "--type", "scratch", "a secret typed by mistake")
+	cliOK(t, "--store", dir, "purge", "--type", "scratch", "--confirm") // an entry in the forget log
 	return ids
 }
 
