@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 )
 
@@ -104,4 +105,57 @@ type StoreCopier interface {
 	// by row (PostgreSQL's vector index). Until it runs the store works,
 	// only slower.
 	FinishLoad(ctx context.Context) error
+}
+
+// DefaultCopyBatch is how many rows a dump hands over at once when the
+// caller leaves the size to the store.
+const DefaultCopyBatch = 500
+
+// BatchRows is the loop of a backend's DumpRows: next advances to the
+// next row (false at the end), read appends that row to the batch, and
+// fn gets every batch of size rows (0: DefaultCopyBatch) and the last,
+// shorter one. It stops at the first error.
+func BatchRows(size int, next func() bool, read func(*CopyBatch) error, fn func(*CopyBatch) error) error {
+	if size <= 0 {
+		size = DefaultCopyBatch
+	}
+	b, n := &CopyBatch{}, 0
+	for next() {
+		if err := read(b); err != nil {
+			return err
+		}
+		if n++; n == size {
+			if err := fn(b); err != nil {
+				return err
+			}
+			b, n = &CopyBatch{}, 0
+		}
+	}
+	if n > 0 {
+		return fn(b)
+	}
+	return nil
+}
+
+// SourcePairs decodes a rollup's direct sources from a JSON array of
+// [kind, id] pairs, the form a backend's dump aggregates them in.
+func SourcePairs(text string) ([]RollupSource, error) {
+	var pairs [][2]string
+	if err := json.Unmarshal([]byte(text), &pairs); err != nil {
+		return nil, fmt.Errorf("rollup sources: %w", err)
+	}
+	out := make([]RollupSource, 0, len(pairs))
+	for _, p := range pairs {
+		out = append(out, RollupSource{Kind: p[0], ID: p[1]})
+	}
+	return out, nil
+}
+
+// TallyJSON encodes a rollup's tally for its column: [] when empty.
+func TallyJSON(values []RollupValue) (string, error) {
+	if len(values) == 0 {
+		return "[]", nil
+	}
+	b, err := json.Marshal(values)
+	return string(b), err
 }

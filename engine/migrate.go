@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"sort"
 	"strings"
 
@@ -101,7 +102,7 @@ func (e *Engine) Migrate(ctx context.Context, o MigrateOptions) (*MigrateReport,
 			return nil
 		})
 		if err != nil {
-			return nil, fmt.Errorf("copy %s: %w", kind, err)
+			return nil, copyFailed(ctx, err, kind, src, dst)
 		}
 		rep.Kinds = append(rep.Kinds, k)
 	}
@@ -160,6 +161,30 @@ func checkTarget(ctx context.Context, src, dst *migrateSide) (bool, error) {
 	}
 	return false, recall.Errorf(recall.ECONFLICT, "The target %s already holds data (%s; %s): nothing was copied. Migrate into an empty store (a new directory, or another namespace: postgres://…/dbname?namespace=NAME), or back the target up and clear it first.",
 		dst.name, strings.Join(held, ", "), from)
+}
+
+// copyFailed says what to do after a copy stopped in the middle of kind:
+// run it again, once the cause is fixed. The cause's own words are kept,
+// without the passwords of either store's URL.
+func copyFailed(ctx context.Context, err error, kind recall.CopyKind, src, dst *migrateSide) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("%w (%w)", recall.Errorf(recall.EUNAVAILABLE, "The migration to %s was interrupted while copying %s: what was copied stays there; run the same command again to finish it.", dst.name, kind), ctx.Err())
+	}
+	if recall.ErrorCode(err) != recall.EINTERNAL {
+		return err
+	}
+	msg := err.Error()
+	for _, side := range []*migrateSide{src, dst} {
+		if u, perr := url.Parse(side.path); perr == nil {
+			pw, _ := u.User.Password()
+			for _, secret := range []string{pw, u.Query().Get("password")} {
+				if secret != "" {
+					msg = strings.ReplaceAll(msg, secret, "xxxxx")
+				}
+			}
+		}
+	}
+	return fmt.Errorf("%w (%w)", recall.Errorf(recall.EUNAVAILABLE, "Copying %s from %s to %s failed: %s. What was copied stays; fix the cause and run the same command again.", kind, src.name, dst.name, msg), err)
 }
 
 // withoutMark leaves the migration mark out of store facts: a copy of a

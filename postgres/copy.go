@@ -18,9 +18,6 @@ var _ recall.StoreCopier = Copier{}
 // Copier returns the raw rows of the namespace.
 func (s *Store) Copier() recall.StoreCopier { return Copier{s.DB} }
 
-// defaultCopyBatch is how many rows a dump hands over at once.
-const defaultCopyBatch = 500
-
 // ownMetaList are the store facts that are the namespace's own state
 // rather than its data: the embedder's last failure.
 const ownMetaList = `'` + metaEmbedError + `', '` + metaEmbedErrorAt + `'`
@@ -33,32 +30,16 @@ var copyQueries = map[recall.CopyKind]struct {
 }{
 	recall.CopyMemories: {`SELECT count(*) FROM memories WHERE namespace = $1`,
 		`SELECT ` + memoryColumns + ` FROM memories m WHERE m.namespace = $1 ORDER BY m.id`,
-		func(r pgx.Rows, b *recall.CopyBatch) error {
-			m, err := scanMemory(r)
-			b.Memories = append(b.Memories, m)
-			return err
-		}},
+		appendRow(scanMemory, func(b *recall.CopyBatch) *[]*recall.Memory { return &b.Memories })},
 	recall.CopyVersions: {`SELECT count(*) FROM memory_versions WHERE namespace = $1`,
 		`SELECT memory_id, version, op, changed_at, snapshot::text FROM memory_versions WHERE namespace = $1 ORDER BY memory_id, version`,
-		func(r pgx.Rows, b *recall.CopyBatch) error {
-			v, err := scanVersion(r)
-			b.Versions = append(b.Versions, v)
-			return err
-		}},
+		appendRow(scanVersion, func(b *recall.CopyBatch) *[]*recall.MemoryVersion { return &b.Versions })},
 	recall.CopyObservations: {`SELECT count(*) FROM observations WHERE namespace = $1`,
 		`SELECT ` + observationColumns + ` FROM observations o WHERE o.namespace = $1 ORDER BY o.id`,
-		func(r pgx.Rows, b *recall.CopyBatch) error {
-			o, err := scanObservation(r)
-			b.Observations = append(b.Observations, o)
-			return err
-		}},
+		appendRow(scanObservation, func(b *recall.CopyBatch) *[]*recall.Observation { return &b.Observations })},
 	recall.CopySessions: {`SELECT count(*) FROM sessions WHERE namespace = $1`,
 		`SELECT ` + sessionColumns + ` FROM sessions WHERE namespace = $1 ORDER BY id`,
-		func(r pgx.Rows, b *recall.CopyBatch) error {
-			s, err := scanSession(r)
-			b.Sessions = append(b.Sessions, s)
-			return err
-		}},
+		appendRow(scanSession, func(b *recall.CopyBatch) *[]*recall.Session { return &b.Sessions })},
 	recall.CopyRollups: {`SELECT count(*) FROM memory_rollups WHERE namespace = $1`,
 		`SELECT ` + rollupColumns + `, coalesce((SELECT json_agg(json_build_array(s.source_kind, s.source_id))
 			FROM memory_rollup_sources s WHERE s.namespace = r.namespace AND s.rollup_id = r.id), '[]')::text
@@ -70,14 +51,8 @@ var copyQueries = map[recall.CopyKind]struct {
 				return err
 			}
 			b.Rollups = append(b.Rollups, ro)
-			var pairs [][2]string
-			if err := json.Unmarshal([]byte(sources), &pairs); err != nil {
-				return fmt.Errorf("sources of rollup %s: %w", ro.ID, err)
-			}
-			for _, p := range pairs {
-				ro.Sources = append(ro.Sources, recall.RollupSource{Kind: p[0], ID: p[1]})
-			}
-			return nil
+			ro.Sources, err = recall.SourcePairs(sources)
+			return err
 		}},
 	// A vector is of the memory's current text when it was made from the
 	// text the memory holds (see vector.go).
@@ -120,6 +95,18 @@ var copyQueries = map[recall.CopyKind]struct {
 		}},
 }
 
+// appendRow reads a row with scan and appends it to the list of a batch
+// that list returns.
+func appendRow[T any](scan func(pgx.Row) (T, error), list func(*recall.CopyBatch) *[]T) func(pgx.Rows, *recall.CopyBatch) error {
+	return func(r pgx.Rows, b *recall.CopyBatch) error {
+		v, err := scan(r)
+		if err == nil {
+			*list(b) = append(*list(b), v)
+		}
+		return err
+	}
+}
+
 // rowWith reads a row whose last column goes to extra, the others to the
 // scan of a shared reader.
 type rowWith struct {
@@ -149,31 +136,17 @@ func (c Copier) DumpRows(ctx context.Context, kind recall.CopyKind, size int, fn
 	if !ok {
 		return recall.Errorf(recall.EINVALID, "Unknown kind of rows %q.", kind)
 	}
-	if size <= 0 {
-		size = defaultCopyBatch
-	}
 	rows, err := c.db.pool.Query(ctx, q.rows, c.db.Namespace)
 	if err != nil {
 		return c.db.wrap(recall.EUNAVAILABLE, "dump "+string(kind), err)
 	}
 	defer rows.Close()
-	b, n := &recall.CopyBatch{}, 0
-	for rows.Next() {
-		if err := q.scan(rows, b); err != nil {
-			return fmt.Errorf("dump %s: %w", kind, err)
-		}
-		if n++; n == size {
-			if err := fn(b); err != nil {
-				return err
-			}
-			b, n = &recall.CopyBatch{}, 0
-		}
+	err = recall.BatchRows(size, rows.Next, func(b *recall.CopyBatch) error { return q.scan(rows, b) }, fn)
+	if err == nil {
+		err = rows.Err()
 	}
-	if err := rows.Err(); err != nil {
-		return c.db.wrap(recall.EUNAVAILABLE, "dump "+string(kind), err)
-	}
-	if n > 0 {
-		return fn(b)
+	if err != nil {
+		return fmt.Errorf("dump %s: %w", kind, err)
 	}
 	return nil
 }

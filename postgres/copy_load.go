@@ -136,12 +136,9 @@ func (tx *Tx) loadSessions(ctx context.Context, b *recall.CopyBatch) error {
 // loadRollups writes each rollup as it is and replaces its sources.
 func (tx *Tx) loadRollups(ctx context.Context, b *recall.CopyBatch) error {
 	for _, r := range b.Rollups {
-		tally, err := json.Marshal(r.Values)
+		tally, err := recall.TallyJSON(r.Values)
 		if err != nil {
 			return err
-		}
-		if len(r.Values) == 0 {
-			tally = []byte("[]")
 		}
 		if _, err := tx.Exec(ctx, `INSERT INTO memory_rollups (namespace, id, bucket_type, bucket_start, bucket_end, memory_type, key,
 			summary, value, tally, confidence, source_count, entries, latest_at, rolled_at, status, created_at, updated_at)
@@ -152,7 +149,7 @@ func (tx *Tx) loadRollups(ctx context.Context, b *recall.CopyBatch) error {
 				excluded.summary, excluded.value, excluded.tally, excluded.confidence, excluded.source_count, excluded.entries,
 				excluded.latest_at, excluded.rolled_at, excluded.status, excluded.created_at, excluded.updated_at)`,
 			tx.db.Namespace, r.ID, r.BucketType, r.BucketStart.UTC(), r.BucketEnd.UTC(), r.MemoryType, r.Key, r.Summary, r.Value,
-			string(tally), r.Confidence, r.SourceCount, r.Entries, r.LatestAt.UTC(), utcPtr(r.RolledAt), r.Status,
+			tally, r.Confidence, r.SourceCount, r.Entries, r.LatestAt.UTC(), utcPtr(r.RolledAt), r.Status,
 			r.CreatedAt.UTC(), r.UpdatedAt.UTC()); err != nil {
 			return fmt.Errorf("load rollup %s: %w", r.ID, err)
 		}

@@ -18,9 +18,6 @@ var _ recall.StoreCopier = Copier{}
 // Copier returns the raw rows of the store.
 func (s *Store) Copier() recall.StoreCopier { return Copier{s.DB} }
 
-// defaultCopyBatch is how many rows a dump hands over at once.
-const defaultCopyBatch = 500
-
 // ownMeta are the store facts that describe this file rather than the
 // data: the model of its vectors (set again by the vectors a load
 // brings), its cache epoch and the embedder's last failure.
@@ -35,11 +32,7 @@ var copyQueries = map[recall.CopyKind]struct {
 }{
 	recall.CopyMemories: {`SELECT count(*) FROM memories`,
 		`SELECT ` + memoryColumns + ` FROM memories m ORDER BY m.id`,
-		func(r *sql.Rows, b *recall.CopyBatch) error {
-			m, err := scanMemory(r)
-			b.Memories = append(b.Memories, m)
-			return err
-		}},
+		appendRow(scanMemory, func(b *recall.CopyBatch) *[]*recall.Memory { return &b.Memories })},
 	recall.CopyVersions: {`SELECT count(*) FROM memory_versions`,
 		`SELECT memory_id, version, op, changed_at, snapshot FROM memory_versions ORDER BY memory_id, version`,
 		func(r *sql.Rows, b *recall.CopyBatch) error {
@@ -55,18 +48,10 @@ var copyQueries = map[recall.CopyKind]struct {
 		}},
 	recall.CopyObservations: {`SELECT count(*) FROM observations`,
 		`SELECT ` + observationColumns + ` FROM observations o ORDER BY o.id`,
-		func(r *sql.Rows, b *recall.CopyBatch) error {
-			o, err := scanObservation(r)
-			b.Observations = append(b.Observations, o)
-			return err
-		}},
+		appendRow(scanObservation, func(b *recall.CopyBatch) *[]*recall.Observation { return &b.Observations })},
 	recall.CopySessions: {`SELECT count(*) FROM sessions`,
 		`SELECT ` + sessionColumns + ` FROM sessions ORDER BY id`,
-		func(r *sql.Rows, b *recall.CopyBatch) error {
-			s, err := scanSession(r)
-			b.Sessions = append(b.Sessions, s)
-			return err
-		}},
+		appendRow(scanSession, func(b *recall.CopyBatch) *[]*recall.Session { return &b.Sessions })},
 	recall.CopyRollups: {`SELECT count(*) FROM memory_rollups`,
 		`SELECT ` + rollupColumns + `, (SELECT json_group_array(json_array(s.source_kind, s.source_id))
 			FROM memory_rollup_sources s WHERE s.rollup_id = r.id) FROM memory_rollups r ORDER BY r.id`,
@@ -77,7 +62,8 @@ var copyQueries = map[recall.CopyKind]struct {
 				return err
 			}
 			b.Rollups = append(b.Rollups, ro)
-			return decodeSources(sources, ro)
+			ro.Sources, err = recall.SourcePairs(sources)
+			return err
 		}},
 	// A vector is of the memory's current text when it was made for the
 	// memory's current version (a version that kept the text moves its
@@ -139,16 +125,16 @@ type rowWith struct {
 
 func (w rowWith) Scan(dest ...any) error { return w.r.Scan(append(dest, w.extra)...) }
 
-// decodeSources sets r's sources from a JSON array of [kind, id] pairs.
-func decodeSources(text string, r *recall.Rollup) error {
-	var pairs [][2]string
-	if err := json.Unmarshal([]byte(text), &pairs); err != nil {
-		return fmt.Errorf("sources of rollup %s: %w", r.ID, err)
+// appendRow reads a row with scan and appends it to the list of a batch
+// that list returns.
+func appendRow[T any](scan func(scanner) (T, error), list func(*recall.CopyBatch) *[]T) func(*sql.Rows, *recall.CopyBatch) error {
+	return func(r *sql.Rows, b *recall.CopyBatch) error {
+		v, err := scan(r)
+		if err == nil {
+			*list(b) = append(*list(b), v)
+		}
+		return err
 	}
-	for _, p := range pairs {
-		r.Sources = append(r.Sources, recall.RollupSource{Kind: p[0], ID: p[1]})
-	}
-	return nil
 }
 
 // CountRows counts the rows of kind DumpRows yields.
@@ -165,37 +151,23 @@ func (c Copier) CountRows(ctx context.Context, kind recall.CopyKind) (int, error
 }
 
 // DumpRows hands the rows of kind to fn in batches of at most size, in
-// the order of their ids, read in one snapshot.
+// the order of their ids, read in one snapshot (one statement).
 func (c Copier) DumpRows(ctx context.Context, kind recall.CopyKind, size int, fn func(*recall.CopyBatch) error) error {
 	q, ok := copyQueries[kind]
 	if !ok {
 		return recall.Errorf(recall.EINVALID, "Unknown kind of rows %q.", kind)
-	}
-	if size <= 0 {
-		size = defaultCopyBatch
 	}
 	rows, err := c.db.read.QueryContext(ctx, q.rows)
 	if err != nil {
 		return fmt.Errorf("dump %s: %w", kind, err)
 	}
 	defer rows.Close()
-	b, n := &recall.CopyBatch{}, 0
-	for rows.Next() {
-		if err := q.scan(rows, b); err != nil {
-			return fmt.Errorf("dump %s: %w", kind, err)
-		}
-		if n++; n == size {
-			if err := fn(b); err != nil {
-				return err
-			}
-			b, n = &recall.CopyBatch{}, 0
-		}
+	err = recall.BatchRows(size, rows.Next, func(b *recall.CopyBatch) error { return q.scan(rows, b) }, fn)
+	if err == nil {
+		err = rows.Err()
 	}
-	if err := rows.Err(); err != nil {
+	if err != nil {
 		return fmt.Errorf("dump %s: %w", kind, err)
-	}
-	if n > 0 {
-		return fn(b)
 	}
 	return nil
 }

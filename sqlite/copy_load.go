@@ -102,12 +102,9 @@ func loadSessions(ctx context.Context, tx *Tx, b *recall.CopyBatch) error {
 // loadRollups writes each rollup and replaces its sources.
 func loadRollups(ctx context.Context, tx *Tx, b *recall.CopyBatch) error {
 	for _, r := range b.Rollups {
-		tally, err := json.Marshal(r.Values)
+		tally, err := recall.TallyJSON(r.Values)
 		if err != nil {
 			return err
-		}
-		if len(r.Values) == 0 {
-			tally = []byte("[]")
 		}
 		var rolled sql.NullString
 		if r.RolledAt != nil {
@@ -122,7 +119,7 @@ func loadRollups(ctx context.Context, tx *Tx, b *recall.CopyBatch) error {
 				source_count = excluded.source_count, entries = excluded.entries, latest_at = excluded.latest_at,
 				rolled_at = excluded.rolled_at, status = excluded.status, created_at = excluded.created_at,
 				updated_at = excluded.updated_at`,
-			r.ID, r.BucketType, iso(r.BucketStart), iso(r.BucketEnd), r.MemoryType, r.Key, r.Summary, r.Value, string(tally),
+			r.ID, r.BucketType, iso(r.BucketStart), iso(r.BucketEnd), r.MemoryType, r.Key, r.Summary, r.Value, tally,
 			r.Confidence, r.SourceCount, r.Entries, iso(r.LatestAt), rolled, r.Status, iso(r.CreatedAt), iso(r.UpdatedAt)); err != nil {
 			if isConstraint(err) {
 				return recall.Errorf(recall.ECONFLICT, "Rollup %s: its bucket is held by another rollup of the target.", r.ID)
