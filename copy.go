@@ -111,11 +111,22 @@ type StoreCopier interface {
 // caller leaves the size to the store.
 const DefaultCopyBatch = 500
 
-// BatchRows is the loop of a backend's DumpRows: next advances to the
-// next row (false at the end), read appends that row to the batch, and
-// fn gets every batch of size rows (0: DefaultCopyBatch) and the last,
-// shorter one. It stops at the first error.
-func BatchRows(size int, next func() bool, read func(*CopyBatch) error, fn func(*CopyBatch) error) error {
+// CopyKindOf returns what a backend's table holds for kind: EINVALID
+// for a kind it does not know.
+func CopyKindOf[T any](table map[CopyKind]T, kind CopyKind) (T, error) {
+	v, ok := table[kind]
+	if !ok {
+		return v, Errorf(EINVALID, "Unknown kind of rows %q: use one of %v.", kind, CopyKinds)
+	}
+	return v, nil
+}
+
+// BatchRows is the loop of a backend's DumpRows over the result of its
+// query: next advances to the next row (false at the end), read appends
+// that row to the batch, end reports what stopped next, and fn gets
+// every batch of size rows (0: DefaultCopyBatch) and the last, shorter
+// one. It stops at the first error.
+func BatchRows(size int, next func() bool, read func(*CopyBatch) error, end func() error, fn func(*CopyBatch) error) error {
 	if size <= 0 {
 		size = DefaultCopyBatch
 	}
@@ -130,6 +141,9 @@ func BatchRows(size int, next func() bool, read func(*CopyBatch) error, fn func(
 			}
 			b, n = &CopyBatch{}, 0
 		}
+	}
+	if err := end(); err != nil {
+		return err
 	}
 	if n > 0 {
 		return fn(b)

@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/recall-mem/recall"
@@ -116,11 +115,11 @@ type rowWith struct {
 
 func (w rowWith) Scan(dest ...any) error { return w.r.Scan(append(dest, w.extra)...) }
 
-// CountRows counts the rows of kind DumpRows yields.
+// CountRows counts the namespace's rows of kind that DumpRows yields.
 func (c Copier) CountRows(ctx context.Context, kind recall.CopyKind) (int, error) {
-	q, ok := copyQueries[kind]
-	if !ok {
-		return 0, recall.Errorf(recall.EINVALID, "Unknown kind of rows %q.", kind)
+	q, err := recall.CopyKindOf(copyQueries, kind)
+	if err != nil {
+		return 0, err
 	}
 	var n int
 	if err := c.db.pool.QueryRow(ctx, q.count, c.db.Namespace).Scan(&n); err != nil {
@@ -129,24 +128,18 @@ func (c Copier) CountRows(ctx context.Context, kind recall.CopyKind) (int, error
 	return n, nil
 }
 
-// DumpRows hands the rows of kind to fn in batches of at most size, in
-// the order of their ids.
+// DumpRows hands the namespace's rows of kind to fn in batches of at
+// most size, in the order of their ids.
 func (c Copier) DumpRows(ctx context.Context, kind recall.CopyKind, size int, fn func(*recall.CopyBatch) error) error {
-	q, ok := copyQueries[kind]
-	if !ok {
-		return recall.Errorf(recall.EINVALID, "Unknown kind of rows %q.", kind)
+	q, err := recall.CopyKindOf(copyQueries, kind)
+	if err != nil {
+		return err
 	}
 	rows, err := c.db.pool.Query(ctx, q.rows, c.db.Namespace)
 	if err != nil {
 		return c.db.wrap(recall.EUNAVAILABLE, "dump "+string(kind), err)
 	}
 	defer rows.Close()
-	err = recall.BatchRows(size, rows.Next, func(b *recall.CopyBatch) error { return q.scan(rows, b) }, fn)
-	if err == nil {
-		err = rows.Err()
-	}
-	if err != nil {
-		return fmt.Errorf("dump %s: %w", kind, err)
-	}
-	return nil
+	read := func(b *recall.CopyBatch) error { return q.scan(rows, b) }
+	return recall.BatchRows(size, rows.Next, read, rows.Err, fn)
 }

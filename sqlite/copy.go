@@ -138,36 +138,25 @@ func appendRow[T any](scan func(scanner) (T, error), list func(*recall.CopyBatch
 }
 
 // CountRows counts the rows of kind DumpRows yields.
-func (c Copier) CountRows(ctx context.Context, kind recall.CopyKind) (int, error) {
-	q, ok := copyQueries[kind]
-	if !ok {
-		return 0, recall.Errorf(recall.EINVALID, "Unknown kind of rows %q.", kind)
+func (c Copier) CountRows(ctx context.Context, kind recall.CopyKind) (n int, err error) {
+	q, err := recall.CopyKindOf(copyQueries, kind)
+	if err == nil {
+		err = c.db.read.QueryRowContext(ctx, q.count).Scan(&n)
 	}
-	var n int
-	if err := c.db.read.QueryRowContext(ctx, q.count).Scan(&n); err != nil {
-		return 0, fmt.Errorf("count %s: %w", kind, err)
-	}
-	return n, nil
+	return n, err
 }
 
 // DumpRows hands the rows of kind to fn in batches of at most size, in
 // the order of their ids, read in one snapshot (one statement).
 func (c Copier) DumpRows(ctx context.Context, kind recall.CopyKind, size int, fn func(*recall.CopyBatch) error) error {
-	q, ok := copyQueries[kind]
-	if !ok {
-		return recall.Errorf(recall.EINVALID, "Unknown kind of rows %q.", kind)
+	q, err := recall.CopyKindOf(copyQueries, kind)
+	if err != nil {
+		return err
 	}
 	rows, err := c.db.read.QueryContext(ctx, q.rows)
 	if err != nil {
 		return fmt.Errorf("dump %s: %w", kind, err)
 	}
 	defer rows.Close()
-	err = recall.BatchRows(size, rows.Next, func(b *recall.CopyBatch) error { return q.scan(rows, b) }, fn)
-	if err == nil {
-		err = rows.Err()
-	}
-	if err != nil {
-		return fmt.Errorf("dump %s: %w", kind, err)
-	}
-	return nil
+	return recall.BatchRows(size, rows.Next, func(b *recall.CopyBatch) error { return q.scan(rows, b) }, rows.Err, fn)
 }

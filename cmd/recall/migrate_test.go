@@ -12,7 +12,6 @@ import (
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/engine"
-	"github.com/recall-mem/recall/internal/pgtest"
 )
 
 // TestMigrate_RoundTrip copies a SQLite store to PostgreSQL and back into
@@ -21,16 +20,10 @@ import (
 // memories' included. Then a migration interrupted midway and run again
 // ends with the same rows and checksums, nothing duplicated.
 func TestMigrate_RoundTrip(t *testing.T) {
-	c, err := pgtest.Start()
-	if err != nil {
-		pgtest.Skip(t, err.Error())
+	c := startPostgres(t)
+	if c == nil {
 		return
 	}
-	t.Cleanup(func() {
-		if err := c.Stop(); err != nil {
-			t.Error(err)
-		}
-	})
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_DATA_HOME", filepath.Join(home, "data"))
