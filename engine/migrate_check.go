@@ -20,10 +20,10 @@ func verifyCopy(ctx context.Context, src, dst *migrateSide, o MigrateOptions, re
 	for i := range rep.Kinds {
 		k := &rep.Kinds[i]
 		var err error
-		if k.Source, k.SourceChecksum, err = rowsChecksum(ctx, src.copier, k.Kind, o); err != nil {
+		if k.Source, k.SourceChecksum, err = rowsChecksum(ctx, src.copier, k.Kind, k.Copied, o); err != nil {
 			return err
 		}
-		if k.Target, k.TargetChecksum, err = rowsChecksum(ctx, dst.copier, k.Kind, o); err != nil {
+		if k.Target, k.TargetChecksum, err = rowsChecksum(ctx, dst.copier, k.Kind, k.Copied, o); err != nil {
 			return err
 		}
 		k.Match = k.Source == k.Target && k.SourceChecksum == k.TargetChecksum
@@ -32,10 +32,11 @@ func verifyCopy(ctx context.Context, src, dst *migrateSide, o MigrateOptions, re
 	return nil
 }
 
-// checksum counts the rows of kind and sums their digests: the sum does
-// not depend on the order rows come in, which differs between backends
-// (text ids sort by the database's collation).
-func rowsChecksum(ctx context.Context, c recall.StoreCopier, kind recall.CopyKind, o MigrateOptions) (int, string, error) {
+// rowsChecksum counts the rows of kind and sums their digests: the sum
+// does not depend on the order rows come in, which differs between
+// backends (text ids sort by the database's collation). expect is how
+// many rows the progress reports should expect.
+func rowsChecksum(ctx context.Context, c recall.StoreCopier, kind recall.CopyKind, expect int, o MigrateOptions) (int, string, error) {
 	var sum [4]uint64
 	n := 0
 	err := c.DumpRows(ctx, kind, o.BatchSize, func(b *recall.CopyBatch) error {
@@ -51,7 +52,7 @@ func rowsChecksum(ctx context.Context, c recall.StoreCopier, kind recall.CopyKin
 			}
 			n++
 		}
-		tellProgress(o.Progress, "verify", kind, n, 0)
+		tellProgress(o.Progress, "verify", kind, n, expect)
 		return nil
 	})
 	if err != nil {

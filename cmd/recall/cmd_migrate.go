@@ -44,13 +44,19 @@ then replaced. Progress goes to stderr when it is a terminal.`,
 			var last engine.MigrateProgress
 			o.Progress = func(p engine.MigrateProgress) {
 				switch {
-				case tty && p.Phase == "copy":
-					if bar == nil || p.Kind != last.Kind {
+				case tty:
+					// A bar per kind and phase; the check reads the
+					// source, then the target.
+					if bar == nil || p.Kind != last.Kind || p.Phase != last.Phase || p.Done < last.Done {
 						if bar != nil {
 							_ = bar.Finish()
 						}
+						what := "copy " + string(p.Kind)
+						if p.Phase == "verify" {
+							what = "check " + string(p.Kind)
+						}
 						bar = progressbar.NewOptions(p.Total, progressbar.OptionSetWriter(f),
-							progressbar.OptionSetDescription(string(p.Kind)), progressbar.OptionShowCount(),
+							progressbar.OptionSetDescription(what), progressbar.OptionShowCount(),
 							progressbar.OptionClearOnFinish())
 					}
 					_ = bar.Set(p.Done)
