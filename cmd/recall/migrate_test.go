@@ -1,17 +1,22 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/engine"
+	"github.com/recall-mem/recall/internal/pgtest"
 )
 
 // TestMigrate_RoundTrip copies a SQLite store to PostgreSQL and back into
@@ -66,6 +71,7 @@ func TestMigrate_RoundTrip(t *testing.T) {
 		}
 	}
 
+	t.Run("Killed", func(t *testing.T) { testKilledMigration(t, c) })
 	t.Run("Interrupted", func(t *testing.T) {
 		target := c.NewDatabase(t)
 		ctx, cancel := context.WithCancel(context.Background())
@@ -100,6 +106,66 @@ func TestMigrate_RoundTrip(t *testing.T) {
 			}
 		}
 	})
+}
+
+// testKilledMigration kills a `recall migrate` process with SIGKILL in
+// the middle of the versions, then runs it again: the copy ends verified,
+// with the rows and checksums of an uninterrupted copy.
+func testKilledMigration(t *testing.T, c *pgtest.Cluster) {
+	src := hashingStore(t, "many")
+	var lines strings.Builder
+	for i := range 150 {
+		fmt.Fprintf(&lines, `{"key":"k%d","content":"memory %d","metadata":{"n":%d}}`+"\n", i, i, i)
+	}
+	in := filepath.Join(t.TempDir(), "many.jsonl")
+	if err := os.WriteFile(in, []byte(lines.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cliOK(t, "--store", src, "import", in)
+	target := c.NewDatabase(t)
+
+	cmd := exec.Command("recall", "--store", src, "migrate", "--to", target, "--batch", "1")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), "copied 150 memories") {
+			break // now copying the versions, one per transaction
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	st, err := storeBackend{}.OpenStore(target, recall.StoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	versions, err := st.Copier().CountRows(context.Background(), recall.CopyVersions)
+	st.Close()
+	if err != nil || versions >= 150 {
+		t.Fatalf("the killed copy left %d versions (%v): it was not killed midway", versions, err)
+	}
+
+	rep, err := migrateWith(t, context.Background(), src, engine.MigrateOptions{To: target})
+	if err != nil || !rep.Resumed || !rep.Verified {
+		t.Fatalf("after the kill: %+v, %v", rep, err)
+	}
+	whole, err := migrateWith(t, context.Background(), src, engine.MigrateOptions{To: c.NewDatabase(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, k := range rep.Kinds {
+		if k.Target != whole.Kinds[i].Target || k.TargetChecksum != whole.Kinds[i].TargetChecksum {
+			t.Errorf("%s after the kill: %d rows (%s), an uninterrupted copy has %d (%s)",
+				k.Kind, k.Target, k.TargetChecksum, whole.Kinds[i].Target, whole.Kinds[i].TargetChecksum)
+		}
+	}
 }
 
 // migrateWith runs the engine's migration from the store in dir.
