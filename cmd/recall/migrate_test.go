@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/recall-mem/recall"
@@ -138,7 +137,7 @@ func testKilledMigration(t *testing.T, c *pgtest.Cluster) {
 			break // now copying the versions, one per transaction
 		}
 	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+	if err := cmd.Process.Kill(); err != nil { // SIGKILL
 		t.Fatal(err)
 	}
 	_ = cmd.Wait()
