@@ -44,6 +44,20 @@ type MigrateReport struct {
 	Verified bool `json:"verified"`
 	// VectorModels are the embedding models of the vectors copied.
 	VectorModels []string `json:"vector_models,omitempty"`
+	// TargetModel is the model the target embeds with, when the target is
+	// the open store (--from) and has an embedder; "" otherwise.
+	TargetModel string `json:"target_model,omitempty"`
+}
+
+// Reembed reports whether the target must embed again: it embeds with
+// another model than some of the vectors copied.
+func (r *MigrateReport) Reembed() bool {
+	for _, m := range r.VectorModels {
+		if r.TargetModel != "" && m != r.TargetModel {
+			return true
+		}
+	}
+	return false
 }
 
 // MigrateKind is one kind of rows: how many were copied and the counts
@@ -113,6 +127,9 @@ func (e *Engine) Migrate(ctx context.Context, o MigrateOptions) (*MigrateReport,
 		rep.VectorModels = append(rep.VectorModels, m)
 	}
 	sort.Strings(rep.VectorModels)
+	if o.From != "" && e.vec != nil {
+		rep.TargetModel = e.vec.EmbedderModel()
+	}
 	if err := verifyCopy(ctx, src, dst, o, rep); err != nil {
 		return nil, err
 	}

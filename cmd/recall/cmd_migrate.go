@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"strings"
 
 	"github.com/recall-mem/recall/engine"
 	"github.com/schollz/progressbar/v3"
@@ -103,7 +104,10 @@ func (a *app) printMigration(rep *engine.MigrateReport) {
 	if rep.Verified {
 		fprintf(a.stdout, "Verified: both stores hold the same rows.\n")
 	}
-	if len(rep.VectorModels) > 0 {
-		fprintf(a.stdout, "Vectors are of %v: if the target's embedder is another model, run 'recall reindex' there.\n", rep.VectorModels)
+	switch {
+	case rep.Reembed():
+		fprintf(a.stdout, "The copied vectors are of %s; this store embeds with %s: run 'recall reindex' to embed it again.\n", strings.Join(rep.VectorModels, ", "), rep.TargetModel)
+	case len(rep.VectorModels) > 0 && rep.TargetModel == "":
+		fprintf(a.stdout, "Vectors are of %s: if the target's embedder is another model, run 'recall reindex' there.\n", strings.Join(rep.VectorModels, ", "))
 	}
 }
