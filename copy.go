@@ -151,6 +151,29 @@ func BatchRows(size int, next func() bool, read func(*CopyBatch) error, end func
 	return nil
 }
 
+// RowScanner is a row of a database driver, database/sql's or pgx's.
+type RowScanner interface{ Scan(dest ...any) error }
+
+// RollupWithSources reads a row that holds a rollup's columns, which scan
+// reads, followed by its sources as SourcePairs decodes them.
+func RollupWithSources(row RowScanner, scan func(RowScanner) (*Rollup, error)) (*Rollup, error) {
+	var sources string
+	r, err := scan(lastColumn{row, &sources})
+	if err == nil {
+		r.Sources, err = SourcePairs(sources)
+	}
+	return r, err
+}
+
+// lastColumn scans a row's last column into extra, the others into what
+// its caller asks for.
+type lastColumn struct {
+	row   RowScanner
+	extra any
+}
+
+func (l lastColumn) Scan(dest ...any) error { return l.row.Scan(append(dest, l.extra)...) }
+
 // SourcePairs decodes a rollup's direct sources from a JSON array of
 // [kind, id] pairs, the form a backend's dump aggregates them in.
 func SourcePairs(text string) ([]RollupSource, error) {

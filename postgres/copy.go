@@ -8,14 +8,9 @@ import (
 	"github.com/recall-mem/recall"
 )
 
-// Copier reads and writes the namespace's rows as they are, for moving a
-// store to another backend (recall.StoreCopier).
+// Copier is the namespace's side of moving a store between backends: its
+// rows dumped and loaded exactly as stored (recall.StoreCopier).
 type Copier struct{ db *DB }
-
-var _ recall.StoreCopier = Copier{}
-
-// Copier returns the raw rows of the namespace.
-func (s *Store) Copier() recall.StoreCopier { return Copier{s.DB} }
 
 // ownMetaList are the store facts that are the namespace's own state
 // rather than its data: the embedder's last failure.
@@ -43,16 +38,7 @@ var copyQueries = map[recall.CopyKind]struct {
 		`SELECT ` + rollupColumns + `, coalesce((SELECT json_agg(json_build_array(s.source_kind, s.source_id))
 			FROM memory_rollup_sources s WHERE s.namespace = r.namespace AND s.rollup_id = r.id), '[]')::text
 			FROM memory_rollups r WHERE r.namespace = $1 ORDER BY r.id`,
-		func(r pgx.Rows, b *recall.CopyBatch) error {
-			var sources string
-			ro, err := scanRollup(rowWith{r, &sources})
-			if err != nil {
-				return err
-			}
-			b.Rollups = append(b.Rollups, ro)
-			ro.Sources, err = recall.SourcePairs(sources)
-			return err
-		}},
+		appendRow(scanRollupSources, func(b *recall.CopyBatch) *[]*recall.Rollup { return &b.Rollups })},
 	// A vector is of the memory's current text when it was made from the
 	// text the memory holds (see vector.go).
 	recall.CopyVectors: {`SELECT count(*) FROM memory_vectors v JOIN memories m ON m.namespace = v.namespace AND m.id = v.memory_id
@@ -68,20 +54,10 @@ var copyQueries = map[recall.CopyKind]struct {
 		}},
 	recall.CopySyncRecords: {`SELECT count(*) FROM sync_records WHERE namespace = $1`,
 		`SELECT id, file, text, tier FROM sync_records WHERE namespace = $1 ORDER BY id`,
-		func(r pgx.Rows, b *recall.CopyBatch) error {
-			var s recall.SyncRecord
-			err := r.Scan(&s.ID, &s.File, &s.Text, &s.Tier)
-			b.SyncRecords = append(b.SyncRecords, s)
-			return err
-		}},
+		appendRow(scanSyncRecord, func(b *recall.CopyBatch) *[]recall.SyncRecord { return &b.SyncRecords })},
 	recall.CopyMeta: {`SELECT count(*) FROM store_meta WHERE namespace = $1 AND key NOT IN (` + ownMetaList + `)`,
 		`SELECT key, value FROM store_meta WHERE namespace = $1 AND key NOT IN (` + ownMetaList + `) ORDER BY key`,
-		func(r pgx.Rows, b *recall.CopyBatch) error {
-			var m recall.MetaRow
-			err := r.Scan(&m.Key, &m.Value)
-			b.Meta = append(b.Meta, m)
-			return err
-		}},
+		appendRow(scanMetaRow, func(b *recall.CopyBatch) *[]recall.MetaRow { return &b.Meta })},
 	recall.CopyForgetLog: {`SELECT count(*) FROM forget_log WHERE namespace = $1`,
 		`SELECT at, kind, criteria, counts::text FROM forget_log WHERE namespace = $1 ORDER BY id`,
 		func(r pgx.Rows, b *recall.CopyBatch) error {
@@ -106,14 +82,20 @@ func appendRow[T any](scan func(pgx.Row) (T, error), list func(*recall.CopyBatch
 	}
 }
 
-// rowWith reads a row whose last column goes to extra, the others to the
-// scan of a shared reader.
-type rowWith struct {
-	r     pgx.Row
-	extra any
+func scanSyncRecord(row pgx.Row) (s recall.SyncRecord, err error) {
+	err = row.Scan(&s.ID, &s.File, &s.Text, &s.Tier)
+	return s, err
 }
 
-func (w rowWith) Scan(dest ...any) error { return w.r.Scan(append(dest, w.extra)...) }
+func scanMetaRow(row pgx.Row) (m recall.MetaRow, err error) {
+	err = row.Scan(&m.Key, &m.Value)
+	return m, err
+}
+
+// scanRollupSources reads a rollup and its sources.
+func scanRollupSources(row pgx.Row) (*recall.Rollup, error) {
+	return recall.RollupWithSources(row, func(r recall.RowScanner) (*recall.Rollup, error) { return scanRollup(r) })
+}
 
 // CountRows counts the namespace's rows of kind that DumpRows yields.
 func (c Copier) CountRows(ctx context.Context, kind recall.CopyKind) (int, error) {

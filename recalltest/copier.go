@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -27,8 +28,15 @@ func TestCopier(t *testing.T, open func(t *testing.T, o recall.StoreOptions) rec
 		fillCopy(t, src)
 		want := dumpAll(t, src)
 		for kind, rows := range want {
-			if len(rows) == 0 && kind != recall.CopySyncRecords {
+			if len(rows) == 0 {
 				t.Errorf("the filled store dumps no %s", kind)
+			}
+		}
+		// Rows are dumped with their content, not as empty values.
+		for kind, part := range map[recall.CopyKind]string{recall.CopySyncRecords: `"text":"The editor is helix."`,
+			recall.CopyMeta: `{"key":"working_hash","value":"abc"}`, recall.CopySessions: `"agent":"claude"`} {
+			if !slices.ContainsFunc(want[kind], func(row string) bool { return strings.Contains(row, part) }) {
+				t.Errorf("no %s row holds %s: %v", kind, part, want[kind])
 			}
 		}
 		dst := open(t, recall.StoreOptions{})

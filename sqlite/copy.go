@@ -9,14 +9,11 @@ import (
 	"github.com/recall-mem/recall"
 )
 
-// Copier reads and writes the store's rows as they are, for moving a
-// store to another backend (recall.StoreCopier).
+// Copier reads and writes the file's rows exactly as stored, for moving
+// the store to another backend.
 type Copier struct{ db *DB }
 
 var _ recall.StoreCopier = Copier{}
-
-// Copier returns the raw rows of the store.
-func (s *Store) Copier() recall.StoreCopier { return Copier{s.DB} }
 
 // ownMeta are the store facts that describe this file rather than the
 // data: the model of its vectors (set again by the vectors a load
@@ -55,16 +52,7 @@ var copyQueries = map[recall.CopyKind]struct {
 	recall.CopyRollups: {`SELECT count(*) FROM memory_rollups`,
 		`SELECT ` + rollupColumns + `, (SELECT json_group_array(json_array(s.source_kind, s.source_id))
 			FROM memory_rollup_sources s WHERE s.rollup_id = r.id) FROM memory_rollups r ORDER BY r.id`,
-		func(r *sql.Rows, b *recall.CopyBatch) error {
-			var sources string
-			ro, err := scanRollup(rowWith{r, &sources})
-			if err != nil {
-				return err
-			}
-			b.Rollups = append(b.Rollups, ro)
-			ro.Sources, err = recall.SourcePairs(sources)
-			return err
-		}},
+		appendRow(scanRollupSources, func(b *recall.CopyBatch) *[]*recall.Rollup { return &b.Rollups })},
 	// A vector is of the memory's current text when it was made for the
 	// memory's current version (a version that kept the text moves its
 	// vectors along, see writeVectors).
@@ -87,20 +75,10 @@ var copyQueries = map[recall.CopyKind]struct {
 		}},
 	recall.CopySyncRecords: {`SELECT count(*) FROM sync_records`,
 		`SELECT id, file, text, tier FROM sync_records ORDER BY id`,
-		func(r *sql.Rows, b *recall.CopyBatch) error {
-			var s recall.SyncRecord
-			err := r.Scan(&s.ID, &s.File, &s.Text, &s.Tier)
-			b.SyncRecords = append(b.SyncRecords, s)
-			return err
-		}},
+		appendRow(scanSyncRecord, func(b *recall.CopyBatch) *[]recall.SyncRecord { return &b.SyncRecords })},
 	recall.CopyMeta: {`SELECT count(*) FROM store_meta WHERE key NOT IN (` + ownMetaList + `)`,
 		`SELECT key, value FROM store_meta WHERE key NOT IN (` + ownMetaList + `) ORDER BY key`,
-		func(r *sql.Rows, b *recall.CopyBatch) error {
-			var m recall.MetaRow
-			err := r.Scan(&m.Key, &m.Value)
-			b.Meta = append(b.Meta, m)
-			return err
-		}},
+		appendRow(scanMetaRow, func(b *recall.CopyBatch) *[]recall.MetaRow { return &b.Meta })},
 	recall.CopyForgetLog: {`SELECT count(*) FROM forget_log`,
 		`SELECT at, kind, criteria, counts FROM forget_log ORDER BY id`,
 		func(r *sql.Rows, b *recall.CopyBatch) error {
@@ -116,14 +94,20 @@ var copyQueries = map[recall.CopyKind]struct {
 
 const ownMetaList = `'` + metaVectorModel + `', '` + metaVectorDim + `', 'vector_epoch', '` + metaEmbedError + `', '` + metaEmbedErrorAt + `'`
 
-// rowWith reads a row whose last column goes to extra, the others to the
-// scan of a shared reader.
-type rowWith struct {
-	r     *sql.Rows
-	extra any
+func scanSyncRecord(row scanner) (s recall.SyncRecord, err error) {
+	err = row.Scan(&s.ID, &s.File, &s.Text, &s.Tier)
+	return s, err
 }
 
-func (w rowWith) Scan(dest ...any) error { return w.r.Scan(append(dest, w.extra)...) }
+func scanMetaRow(row scanner) (m recall.MetaRow, err error) {
+	err = row.Scan(&m.Key, &m.Value)
+	return m, err
+}
+
+// scanRollupSources reads a rollup and its sources.
+func scanRollupSources(row scanner) (*recall.Rollup, error) {
+	return recall.RollupWithSources(row, func(r recall.RowScanner) (*recall.Rollup, error) { return scanRollup(r) })
+}
 
 // appendRow reads a row with scan and appends it to the list of a batch
 // that list returns.
