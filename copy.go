@@ -105,6 +105,11 @@ type StoreCopier interface {
 	// by row (PostgreSQL's vector index). Until it runs the store works,
 	// only slower.
 	FinishLoad(ctx context.Context) error
+	// StoredVector returns v as the store reads it back once stored: the
+	// same values, or as many as its storage keeps (SQLite quantises them
+	// to int8). Applied twice it changes nothing more, so a copy's check
+	// compares the source's vectors through it with the target's.
+	StoredVector(v []float32) []float32
 }
 
 // DefaultCopyBatch is how many rows a dump hands over at once when the

@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"math"
 	"sort"
 	"time"
 
@@ -20,10 +19,12 @@ func verifyCopy(ctx context.Context, src, dst *migrateSide, o MigrateOptions, re
 	for i := range rep.Kinds {
 		k := &rep.Kinds[i]
 		var err error
-		if k.Source, k.SourceChecksum, err = rowsChecksum(ctx, src.copier, k.Kind, k.Copied, o); err != nil {
+		// Vectors are compared as the target keeps them.
+		keep := dst.copier.StoredVector
+		if k.Source, k.SourceChecksum, err = rowsChecksum(ctx, src.copier, k.Kind, k.Copied, keep, o); err != nil {
 			return err
 		}
-		if k.Target, k.TargetChecksum, err = rowsChecksum(ctx, dst.copier, k.Kind, k.Copied, o); err != nil {
+		if k.Target, k.TargetChecksum, err = rowsChecksum(ctx, dst.copier, k.Kind, k.Copied, keep, o); err != nil {
 			return err
 		}
 		k.Match = k.Source == k.Target && k.SourceChecksum == k.TargetChecksum
@@ -36,12 +37,12 @@ func verifyCopy(ctx context.Context, src, dst *migrateSide, o MigrateOptions, re
 // does not depend on the order rows come in, which differs between
 // backends (text ids sort by the database's collation). expect is how
 // many rows the progress reports should expect.
-func rowsChecksum(ctx context.Context, c recall.StoreCopier, kind recall.CopyKind, expect int, o MigrateOptions) (int, string, error) {
+func rowsChecksum(ctx context.Context, c recall.StoreCopier, kind recall.CopyKind, expect int, keep func([]float32) []float32, o MigrateOptions) (int, string, error) {
 	var sum [4]uint64
 	n := 0
 	err := c.DumpRows(ctx, kind, o.BatchSize, func(b *recall.CopyBatch) error {
 		b.Meta = withoutMark(b.Meta)
-		for _, row := range canonicalRows(b) {
+		for _, row := range canonicalRows(b, keep) {
 			text, err := json.Marshal(row)
 			if err != nil {
 				return fmt.Errorf("checksum %s: %w", kind, err)
@@ -67,9 +68,10 @@ func rowsChecksum(ctx context.Context, c recall.StoreCopier, kind recall.CopyKin
 
 // canonicalRows returns the rows of b as both backends hold the same
 // data: times in UTC to the millisecond (SQLite's precision), JSON
-// metadata compact, a rollup's sources in order, vectors at half
-// precision (SQLite's). Anything else that differs is a difference.
-func canonicalRows(b *recall.CopyBatch) []any {
+// metadata compact, a rollup's sources in order, vectors as keep stores
+// them (the target's precision). Anything else that differs is a
+// difference.
+func canonicalRows(b *recall.CopyBatch, keep func([]float32) []float32) []any {
 	var out []any
 	for _, m := range b.Memories {
 		out = append(out, canonicalMemory(m))
@@ -97,10 +99,7 @@ func canonicalRows(b *recall.CopyBatch) []any {
 	}
 	for _, v := range b.Vectors {
 		c := *v
-		c.Vec = make([]float32, len(v.Vec))
-		for i, f := range v.Vec {
-			c.Vec[i] = roundHalf(f)
-		}
+		c.Vec = keep(v.Vec)
 		out = append(out, &c)
 	}
 	for _, r := range b.SyncRecords {
@@ -169,17 +168,4 @@ func compactJSON(raw json.RawMessage) json.RawMessage {
 		return raw
 	}
 	return b.Bytes()
-}
-
-// roundHalf rounds f to the nearest half-precision value (ties to even),
-// as SQLite stores vectors; values beyond its range are left alone.
-func roundHalf(f float32) float32 {
-	exp := int(math.Float32bits(f)>>23&0xff) - 127
-	if exp > 15 || f == 0 {
-		return f
-	}
-	// Half precision keeps 10 bits after the leading one; below 2^-14
-	// the step stays 2^-24 (subnormals).
-	step := math.Ldexp(1, max(exp, -14)-10)
-	return float32(math.RoundToEven(float64(f)/step) * step)
 }

@@ -11,28 +11,6 @@ import (
 	"github.com/recall-mem/recall"
 )
 
-// TestRoundHalf checks the half-precision rounding the migration's
-// checksums compare vectors at, against values worked out by hand.
-func TestRoundHalf(t *testing.T) {
-	for _, c := range []struct{ in, want float32 }{
-		{1, 1},
-		{0.5, 0.5},
-		{1.0 / 3, 0.333251953125},             // 0x3555
-		{0.1, 0.0999755859375},                // 0x2e66
-		{-0.1, -0.0999755859375},              // sign kept
-		{1 + 1.0/2048, 1},                     // a tie goes to the even neighbour
-		{1 + 3.0/2048, 1 + 2.0/1024},          // and up when that one is even
-		{6e-8, 5.960464477539063e-08},         // the smallest subnormal, 2^-24
-		{2e-8, 0},                             // under half of it
-		{70000, 70000},                        // beyond the range: left alone
-		{0.000123456, 0.00012350082397460938}, // a subnormal's step
-	} {
-		if got := roundHalf(c.in); got != c.want {
-			t.Errorf("roundHalf(%g) = %.17g, want %.17g", c.in, got, c.want)
-		}
-	}
-}
-
 func TestSameStore(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.Mkdir(filepath.Join(dir, "real"), 0o700); err != nil {

@@ -49,6 +49,9 @@ func (c Copier) LoadRows(ctx context.Context, b *recall.CopyBatch) error {
 	return nil
 }
 
+// StoredVector returns v: pgvector keeps float32 values as they are.
+func (c Copier) StoredVector(v []float32) []float32 { return v }
+
 // FinishLoad builds the HNSW index of every dimension loaded: built once
 // over all the vectors, it takes a fraction of the time that inserting
 // each vector into it takes (see docs/postgres.md). A vector search

@@ -147,6 +147,18 @@ func TestCopier(t *testing.T, open func(t *testing.T, o recall.StoreOptions) rec
 		}
 		_, err = st.Copier().CountRows(ctx, "bogus")
 		wantCode(t, err, recall.EINVALID)
+		// A stored vector stored again stays as it is.
+		e := &WordEmbedder{}
+		vecs, err := e.Embed(ctx, []string{"alpha beta gamma", "delta"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range vecs {
+			once := st.Copier().StoredVector(v)
+			if twice := st.Copier().StoredVector(once); !slices.Equal(once, twice) || len(once) != len(v) {
+				t.Fatalf("StoredVector: %v, then %v", once, twice)
+			}
+		}
 	})
 }
 

@@ -31,7 +31,7 @@ var copyQueries = map[recall.CopyKind]struct {
 		`SELECT ` + memoryColumns + ` FROM memories m ORDER BY m.id`,
 		appendRow(scanMemory, func(b *recall.CopyBatch) *[]*recall.Memory { return &b.Memories })},
 	recall.CopyVersions: {`SELECT count(*) FROM memory_versions`,
-		`SELECT memory_id, version, op, changed_at, snapshot FROM memory_versions ORDER BY memory_id, version`,
+		`SELECT v.memory_id, v.version, v.op, v.changed_at, ` + versionSnapshotSQL + ` FROM memory_versions v ORDER BY v.memory_id, v.version`,
 		func(r *sql.Rows, b *recall.CopyBatch) error {
 			v := &recall.MemoryVersion{}
 			var at int64

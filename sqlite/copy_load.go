@@ -25,6 +25,14 @@ func (c Copier) LoadRows(ctx context.Context, b *recall.CopyBatch) error {
 	})
 }
 
+// StoredVector returns v as its stored form (an int8 quantisation, see
+// vector_codec.go) reads back.
+func (c Copier) StoredVector(v []float32) []float32 {
+	out := make([]float32, len(v))
+	decodeVector(out, encodeVector(nil, v))
+	return out
+}
+
 // FinishLoad has nothing to do: SQLite's indexes are kept up to date row
 // by row, and its vector index is built in memory when a search needs it.
 func (c Copier) FinishLoad(context.Context) error { return nil }
@@ -61,11 +69,28 @@ func loadMemories(ctx context.Context, tx *Tx, b *recall.CopyBatch) error {
 	return nil
 }
 
+// loadVersions writes each version as saveVersion does: its text shared
+// with the live memory when that holds the same text (migration 0015),
+// else its own.
 func loadVersions(ctx context.Context, tx *Tx, b *recall.CopyBatch) error {
 	for _, v := range b.Versions {
-		snap, err := json.Marshal(v.Memory)
+		if v.Memory == nil {
+			return recall.Errorf(recall.EINVALID, "Version %d of %s has no snapshot.", v.Version, v.MemoryID)
+		}
+		snap, err := json.Marshal(snapshotJSON{Memory: v.Memory})
+		var content any = v.Memory.Content
+		var live string
 		if err == nil {
-			_, err = tx.exec(ctx, insertVersionSQL, v.MemoryID, v.Version, v.Op, ms(v.ChangedAt), string(snap))
+			err = tx.QueryRowContext(ctx, `SELECT content FROM memories WHERE id = ?`, v.MemoryID).Scan(&live)
+			if err == nil && live == v.Memory.Content {
+				content = nil
+			}
+			if errors.Is(err, sql.ErrNoRows) {
+				err = nil
+			}
+		}
+		if err == nil {
+			_, err = tx.exec(ctx, insertVersionSQL, v.MemoryID, v.Version, v.Op, ms(v.ChangedAt), string(snap), content)
 		}
 		if err != nil {
 			return fmt.Errorf("load version %d of %s: %w", v.Version, v.MemoryID, err)

@@ -71,6 +71,28 @@ func TestMigrate_RoundTrip(t *testing.T) {
 	}
 
 	t.Run("Killed", func(t *testing.T) { testKilledMigration(t, c) })
+	t.Run("VectorsMadeOnPostgres", func(t *testing.T) {
+		// The global store's config (a URL store's) embeds with the
+		// hashing embedder: PostgreSQL keeps its float32 vectors, SQLite
+		// quantises them, and the check compares them as SQLite keeps
+		// them.
+		global := filepath.Join(home, "data", "recall")
+		if err := os.MkdirAll(global, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(global, engine.ConfigFile), []byte("[retrieval]\nembedder = \"hashing\"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		first := c.NewDatabase(t)
+		cliOK(t, "--store", first, "put", "--text", "Made on the server: its vectors are float32 there.")
+		var rep engine.MigrateReport
+		if err := json.Unmarshal([]byte(cliOK(t, "--store", hashingStore(t, "from-pg"), "migrate", "--from", first, "--json")), &rep); err != nil {
+			t.Fatal(err)
+		}
+		if !rep.Verified || rep.Kinds[5].Kind != recall.CopyVectors || rep.Kinds[5].Copied == 0 {
+			t.Fatalf("%+v", rep)
+		}
+	})
 	t.Run("Interrupted", func(t *testing.T) {
 		target := c.NewDatabase(t)
 		ctx, cancel := context.WithCancel(context.Background())
