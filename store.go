@@ -31,6 +31,8 @@ type Store interface {
 	Forgetting() ForgetStore
 	// Upkeep returns the integrity checks, backups and clock.
 	Upkeep() StoreUpkeep
+	// Copier returns the raw rows, to move the store to another backend.
+	Copier() StoreCopier
 	// Close releases the store.
 	Close() error
 }

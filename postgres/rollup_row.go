@@ -74,18 +74,27 @@ func (tx *Tx) upsertRollup(ctx context.Context, r *recall.Rollup) error {
 	return nil
 }
 
+// linkSourcesSQL links the rollup $2 of namespace $1 to the sources of
+// kinds $3 and ids $4 (parallel arrays).
+const linkSourcesSQL = `INSERT INTO memory_rollup_sources (namespace, rollup_id, source_kind, source_id)
+	SELECT $1, $2, k, i FROM unnest($3::text[], $4::text[]) AS s(k, i) ON CONFLICT DO NOTHING`
+
+// sourceColumns returns r's sources as the arrays of linkSourcesSQL.
+func sourceColumns(r *recall.Rollup) (kinds, ids []string) {
+	kinds, ids = make([]string, len(r.Sources)), make([]string, len(r.Sources))
+	for i, s := range r.Sources {
+		kinds[i], ids[i] = s.Kind, s.ID
+	}
+	return kinds, ids
+}
+
 // linkSources records r's direct sources.
 func (tx *Tx) linkSources(ctx context.Context, r *recall.Rollup) error {
 	if len(r.Sources) == 0 {
 		return nil
 	}
-	kinds, ids := make([]string, len(r.Sources)), make([]string, len(r.Sources))
-	for i, s := range r.Sources {
-		kinds[i], ids[i] = s.Kind, s.ID
-	}
-	if _, err := tx.Exec(ctx, `INSERT INTO memory_rollup_sources (namespace, rollup_id, source_kind, source_id)
-		SELECT $1, $2, k, i FROM unnest($3::text[], $4::text[]) AS s(k, i) ON CONFLICT DO NOTHING`,
-		tx.db.Namespace, r.ID, kinds, ids); err != nil {
+	kinds, ids := sourceColumns(r)
+	if _, err := tx.Exec(ctx, linkSourcesSQL, tx.db.Namespace, r.ID, kinds, ids); err != nil {
 		return fmt.Errorf("link rollup sources: %w", err)
 	}
 	return nil

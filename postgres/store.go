@@ -26,6 +26,7 @@ var (
 	_ recall.ForgetStore      = (*ForgetService)(nil)
 	_ recall.VectorStore      = (*VectorService)(nil)
 	_ recall.StoreUpkeep      = Upkeep{}
+	_ recall.StoreCopier      = Copier{}
 )
 
 // Backend is PostgreSQL as the program picks its storage: the value
@@ -105,6 +106,9 @@ func (s *Store) Forgetting() recall.ForgetStore { return NewForgetService(s.DB) 
 
 // Upkeep returns checks, counts, the namespace's backup and the clock.
 func (s *Store) Upkeep() recall.StoreUpkeep { return Upkeep{s.DB} }
+
+// Copier returns the namespace's rows as stored, for recall migrate.
+func (s *Store) Copier() recall.StoreCopier { return Copier{s.DB} }
 
 // Close closes the pool.
 func (s *Store) Close() error { return s.DB.Close() }

@@ -118,10 +118,13 @@ func (s *TierService) ApplyTierChanges(ctx context.Context, ch recall.TierChange
 	return err
 }
 
+// setMetaSQL sets the store fact $2 of namespace $1 to $3.
+const setMetaSQL = `INSERT INTO store_meta (namespace, key, value) VALUES ($1, $2, $3)
+	ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value`
+
 // setMeta sets a store fact of the namespace.
 func (tx *Tx) setMeta(ctx context.Context, key, value string) error {
-	if _, err := tx.Exec(ctx, `INSERT INTO store_meta (namespace, key, value) VALUES ($1, $2, $3)
-		ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value`, tx.db.Namespace, key, value); err != nil {
+	if _, err := tx.Exec(ctx, setMetaSQL, tx.db.Namespace, key, value); err != nil {
 		return fmt.Errorf("write store meta: %w", err)
 	}
 	return nil

@@ -79,22 +79,30 @@ func (s *VectorService) ensureIndex(ctx context.Context, dim int) error {
 	if s.indexed[dim] {
 		return nil
 	}
-	name := fmt.Sprintf("memory_vectors_hnsw_%d", dim)
-	var exists bool
-	if err := s.db.pool.QueryRow(ctx, `SELECT to_regclass($1) IS NOT NULL`, name).Scan(&exists); err != nil {
+	if err := s.db.createVectorIndex(ctx, dim); err != nil {
 		return err
-	}
-	if !exists {
-		if _, err := s.db.pool.Exec(ctx, fmt.Sprintf(`CREATE INDEX IF NOT EXISTS %s ON memory_vectors
-			USING hnsw ((embedding::vector(%d)) vector_cosine_ops) WHERE dim = %d`, name, dim, dim)); err != nil {
-			return err
-		}
 	}
 	if s.indexed == nil {
 		s.indexed = map[int]bool{}
 	}
 	s.indexed[dim] = true
 	return nil
+}
+
+// createVectorIndex creates the HNSW index of dimension dim unless the
+// catalog has it.
+func (db *DB) createVectorIndex(ctx context.Context, dim int) error {
+	name := fmt.Sprintf("memory_vectors_hnsw_%d", dim)
+	var exists bool
+	if err := db.pool.QueryRow(ctx, `SELECT to_regclass($1) IS NOT NULL`, name).Scan(&exists); err != nil {
+		return err
+	}
+	if exists {
+		return nil
+	}
+	_, err := db.pool.Exec(ctx, fmt.Sprintf(`CREATE INDEX IF NOT EXISTS %s ON memory_vectors
+		USING hnsw ((embedding::vector(%d)) vector_cosine_ops) WHERE dim = %d`, name, dim, dim))
+	return err
 }
 
 // Embed embeds up to limit memories of the namespace whose vectors are

@@ -25,7 +25,7 @@ func (tx *Tx) saveVersion(ctx context.Context, m *recall.Memory, op string) erro
 }
 
 const insertVersionSQL = `INSERT INTO memory_versions (namespace, memory_id, version, op, changed_at, snapshot)
-	VALUES ($1, $2, $3, $4, $5, $6::jsonb)`
+	VALUES ($1, $2, $3, $4, $5, $6::json)`
 
 func scanVersion(row pgx.Row) (*recall.MemoryVersion, error) {
 	v := &recall.MemoryVersion{}

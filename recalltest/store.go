@@ -29,6 +29,7 @@ func TestStore(t *testing.T, open func(t *testing.T, o recall.StoreOptions) reca
 	t.Run("Rollups", func(t *testing.T) { TestRollups(t, plain) })
 	t.Run("Vectors", func(t *testing.T) { TestVectors(t, open) })
 	t.Run("Upkeep", func(t *testing.T) { TestUpkeep(t, plain) })
+	t.Run("Copier", func(t *testing.T) { TestCopier(t, open) })
 }
 
 // testPinObservation checks the landmark flag (ObservationPinner).

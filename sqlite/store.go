@@ -107,6 +107,9 @@ func (s *Store) Forgetting() recall.ForgetStore { return NewForgetService(s.DB) 
 // Upkeep returns the database itself: checks, backups, clock.
 func (s *Store) Upkeep() recall.StoreUpkeep { return upkeep{s.DB} }
 
+// Copier returns the rows as stored, for recall migrate.
+func (s *Store) Copier() recall.StoreCopier { return Copier{s.DB} }
+
 // Close closes the database.
 func (s *Store) Close() error { return s.DB.Close() }
 

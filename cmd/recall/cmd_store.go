@@ -15,7 +15,7 @@ func (a *app) commands() []*cobra.Command {
 		a.contextCommand(),
 		a.versionsCommand(), a.diffCommand(), a.restoreCommand(),
 		a.importCommand(), a.exportCommand(),
-		a.backupCommand(), a.restoreBackupCommand(),
+		a.backupCommand(), a.restoreBackupCommand(), a.migrateCommand(),
 		a.demoCommand(),
 		a.rollupCommand(),
 		a.tiersCommand(),
