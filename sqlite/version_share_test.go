@@ -97,7 +97,7 @@ func contents(t *testing.T, s *MemoryService, id string) []string {
 func noSnapshotContent(t *testing.T, db *DB) {
 	t.Helper()
 	var n int
-	if err := db.read.QueryRow(`SELECT COUNT(*) FROM memory_versions WHERE json_type(snapshot, '$.content') IS NOT NULL`).Scan(&n); err != nil || n != 0 {
+	if err := db.read.QueryRow(`SELECT COUNT(*) FROM memory_versions WHERE json_type(NULLIF(snapshot, ''), '$.content') IS NOT NULL`).Scan(&n); err != nil || n != 0 {
 		t.Fatalf("%d snapshots hold their content, %v", n, err)
 	}
 }
