@@ -22,7 +22,7 @@ const insertVersionSQL = `INSERT OR REPLACE INTO memory_versions (memory_id, ver
 // text is used. The empty object and text stand in for a memory found in
 // none of these places, which a sound store never has (Orphans counts
 // them).
-var versionSnapshotSQL = `json_set(CASE WHEN v.snapshot = '' THEN COALESCE((SELECT recall_memory_snapshot(` + snapshotColumns("m") + `)
+const versionSnapshotSQL = `json_set(CASE WHEN v.snapshot = '' THEN COALESCE((SELECT recall_memory_snapshot(` + snapshotArgs + `)
 	FROM memories m WHERE m.id = v.memory_id), '{}') ELSE v.snapshot END,
 	'$.content', COALESCE(v.content, (SELECT m.content FROM memories m WHERE m.id = v.memory_id),
 	json_extract(NULLIF(v.snapshot, ''), '$.content'), ''))`

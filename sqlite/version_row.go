@@ -22,15 +22,16 @@ import (
 // sharedSnapshot marks a version row whose snapshot is the live row's.
 const sharedSnapshot = ""
 
-// snapshotColumns are the arguments of recall_memory_snapshot for the
-// memories row aliased r: memoryColumns without the content, which a
-// snapshot leaves to its own column.
-func snapshotColumns(r string) string {
-	cols := strings.ReplaceAll(memoryColumns, "m.content, ", "")
-	return strings.ReplaceAll(cols, "m.", r+".")
-}
+// snapshotArgs are the arguments of recall_memory_snapshot for the
+// memories row aliased m: memoryColumns without the content, which a
+// snapshot leaves to its own column (TestSnapshotArgs checks the two
+// agree). Migration 0020's triggers list them for the old row.
+const snapshotArgs = `m.id, m.key, m.collection, m.type, m.title, m.tags, m.category,
+	m.context, m.related, m.project, m.priority, m.created_by, m.confidence, m.tier, m.pinned,
+	m.status, m.anchors, m.metadata, m.created_at, m.updated_at, m.reviewed_at, m.occurred_at,
+	m.snoozed_until, m.version`
 
-var snapshotArity = strings.Count(snapshotColumns("m"), ",") + 1
+var snapshotArity = strings.Count(snapshotArgs, ",") + 1
 
 func init() {
 	if err := sqlite3.RegisterDeterministicScalarFunction("recall_memory_snapshot", int32(snapshotArity), rowSnapshotFunc); err != nil {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -250,7 +251,7 @@ func TestMigrate_VersionsShareRow(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, q := range []string{
-		`UPDATE memory_versions AS v SET snapshot = (SELECT recall_memory_snapshot(` + snapshotColumns("m") + `) FROM memories m WHERE m.id = v.memory_id) WHERE snapshot = ''`,
+		`UPDATE memory_versions AS v SET snapshot = (SELECT recall_memory_snapshot(` + snapshotArgs + `) FROM memories m WHERE m.id = v.memory_id) WHERE snapshot = ''`,
 		`DROP TRIGGER memories_snapshots_au`, `DROP TRIGGER memories_snapshots_ad`,
 		`DELETE FROM migrations WHERE name = 'migrations/0020_versions_share_row.sql'`,
 	} {
@@ -311,5 +312,13 @@ func TestMigrate_VersionsShareRow(t *testing.T) {
 	}
 	if err := db.Check(ctx); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestSnapshotArgs: recall_memory_snapshot takes the columns scanMemory
+// reads, in its order, less the content.
+func TestSnapshotArgs(t *testing.T) {
+	if want := strings.Replace(memoryColumns, "m.content, ", "", 1); snapshotArgs != want {
+		t.Fatalf("snapshotArgs\n%s\nwant\n%s", snapshotArgs, want)
 	}
 }
