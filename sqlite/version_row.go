@@ -119,48 +119,34 @@ func (vs valueScanner) Scan(dest ...any) error {
 	return nil
 }
 
+// assignValue stores v in dest as database/sql's Scan would (through
+// its conversions), NULL only into a nullable destination.
 func assignValue(dest any, v driver.Value) error {
-	if b, ok := v.([]byte); ok {
-		v = string(b)
-	}
 	switch d := dest.(type) {
+	case sql.Scanner:
+		return d.Scan(v)
 	case *string:
-		if s, ok := v.(string); ok {
-			*d = s
-			return nil
-		}
-	case *sql.NullString:
-		return d.Scan(v)
-	case *sql.NullInt64:
-		return d.Scan(v)
+		return scanInto(d, v)
 	case *int64:
-		if n, ok := v.(int64); ok {
-			*d = n
-			return nil
-		}
+		return scanInto(d, v)
 	case *int:
-		if n, ok := v.(int64); ok {
-			*d = int(n)
-			return nil
-		}
+		return scanInto(d, v)
 	case *float64:
-		switch n := v.(type) {
-		case float64:
-			*d = n
-			return nil
-		case int64:
-			*d = float64(n)
-			return nil
-		}
+		return scanInto(d, v)
 	case *bool:
-		switch n := v.(type) {
-		case int64:
-			*d = n != 0
-			return nil
-		case bool:
-			*d = n
-			return nil
-		}
+		return scanInto(d, v)
 	}
 	return fmt.Errorf("cannot store %T in %T", v, dest)
+}
+
+func scanInto[T any](dest *T, v driver.Value) error {
+	var n sql.Null[T]
+	if err := n.Scan(v); err != nil {
+		return err
+	}
+	if !n.Valid {
+		return fmt.Errorf("NULL in a %T", dest)
+	}
+	*dest = n.V
+	return nil
 }
