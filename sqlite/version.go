@@ -16,14 +16,14 @@ const insertVersionSQL = `INSERT OR REPLACE INTO memory_versions (memory_id, ver
 // v, as it was recorded. A row keeps its content NULL while the live
 // memory has the same text (migration 0015), so the text is read from
 // there, and its snapshot empty while the live row holds that very state
-// (migration 0020), rebuilt from the row by recall_memory_snapshot. A row
+// (migration 0020), rebuilt from the row by the view memory_snapshots. A row
 // written by an older recall on a migrated store (during an upgrade) has
 // its text in the snapshot and no content: when the memory is gone that
 // text is used. The empty object and text stand in for a memory found in
 // none of these places, which a sound store never has (Orphans counts
 // them).
-const versionSnapshotSQL = `json_set(CASE WHEN v.snapshot = '' THEN COALESCE((SELECT recall_memory_snapshot(` + snapshotArgs + `)
-	FROM memories m WHERE m.id = v.memory_id), '{}') ELSE v.snapshot END,
+const versionSnapshotSQL = `json_set(CASE WHEN v.snapshot = '' THEN COALESCE((SELECT s.snapshot FROM memory_snapshots s
+	WHERE s.memory_id = v.memory_id), '{}') ELSE v.snapshot END,
 	'$.content', COALESCE(v.content, (SELECT m.content FROM memories m WHERE m.id = v.memory_id),
 	json_extract(NULLIF(v.snapshot, ''), '$.content'), ''))`
 

@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/recall-mem/recall"
@@ -15,23 +16,20 @@ import (
 // A version that is its memory's current one, written from the same state
 // as the live row, stores no snapshot at all (migration 0020): its
 // snapshot column is empty and readers rebuild the JSON from the row with
-// recall_memory_snapshot, the same Go encoding saveVersion uses, so the
-// bytes are identical. A version shares the row only when they are:
+// recall_memory_snapshot (through the view memory_snapshots), the same Go
+// encoding saveVersion uses, so the bytes are identical. A version shares the row only when they are:
 // saveVersion and the migration compare the two encodings first.
 
 // sharedSnapshot marks a version row whose snapshot is the live row's.
 const sharedSnapshot = ""
 
-// snapshotArgs are the arguments of recall_memory_snapshot for the
-// memories row aliased m: memoryColumns without the content, which a
-// snapshot leaves to its own column (TestSnapshotArgs checks the two
-// agree). Migration 0020's triggers list them for the old row.
-const snapshotArgs = `m.id, m.key, m.collection, m.type, m.title, m.tags, m.category,
-	m.context, m.related, m.project, m.priority, m.created_by, m.confidence, m.tier, m.pinned,
-	m.status, m.anchors, m.metadata, m.created_at, m.updated_at, m.reviewed_at, m.occurred_at,
-	m.snoozed_until, m.version`
-
-var snapshotArity = strings.Count(snapshotArgs, ",") + 1
+// recall_memory_snapshot takes memoryColumns less the content, which a
+// snapshot leaves to its own column: the view memory_snapshots (migration
+// 0020) passes them.
+var (
+	snapshotArity = strings.Count(memoryColumns, ",")
+	contentColumn = strings.Count(memoryColumns[:strings.Index(memoryColumns, "m.content")], ",")
+)
 
 func init() {
 	if err := sqlite3.RegisterDeterministicScalarFunction("recall_memory_snapshot", int32(snapshotArity), rowSnapshotFunc); err != nil {
@@ -42,21 +40,18 @@ func init() {
 // rowSnapshotFunc is recall_memory_snapshot(columns...): the snapshot of
 // a memories row, as saveVersion would have encoded it.
 func rowSnapshotFunc(_ *sqlite3.FunctionContext, args []driver.Value) (driver.Value, error) {
-	snap, err := snapshotOf(args)
+	row := slices.Insert(slices.Clone(args), contentColumn, driver.Value(""))
+	snap, err := snapshotOf(row)
 	if err != nil {
 		return nil, err
 	}
 	return string(snap), nil
 }
 
-// snapshotOf encodes the memory whose stored columns (snapshotColumns'
-// order) are vals.
+// snapshotOf encodes the memory whose row holds vals (memoryColumns'
+// order), leaving out its content.
 func snapshotOf(vals []driver.Value) ([]byte, error) {
-	withContent := make([]driver.Value, 0, len(vals)+1)
-	withContent = append(withContent, vals[:5]...)
-	withContent = append(withContent, "")
-	withContent = append(withContent, vals[5:]...)
-	m, err := scanMemory(valueScanner(withContent))
+	m, err := scanMemory(valueScanner(vals))
 	if err != nil {
 		return nil, fmt.Errorf("recall_memory_snapshot: %w", err)
 	}
@@ -68,19 +63,16 @@ func snapshotOf(vals []driver.Value) ([]byte, error) {
 // other than UTC or anything else the row stores differently keep the
 // version's own snapshot.
 func rowShares(m *recall.Memory, snap []byte) bool {
-	args := memoryArgs(m)
-	vals := make([]driver.Value, 0, len(args))
-	vals = append(vals, m.ID)
+	args := append([]any{m.ID}, memoryArgs(m)...)
+	vals := make([]driver.Value, len(args))
 	for i, a := range args {
-		if i == 4 { // the content
-			continue
-		}
 		v, err := storedValue(a)
 		if err != nil {
 			return false
 		}
-		vals = append(vals, v)
+		vals[i] = v
 	}
+	vals[contentColumn] = ""
 	rebuilt, err := snapshotOf(vals)
 	return err == nil && bytes.Equal(rebuilt, snap)
 }
