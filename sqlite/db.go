@@ -178,11 +178,15 @@ func (db *DB) Close() error {
 	return errors.Join(errs...)
 }
 
+// now is the time a transaction stamps, in the milliseconds the rows
+// store: what a write returns and its version's snapshot then agree with
+// the row read back, which lets that version share the row (migration
+// 0020).
 func (db *DB) now() time.Time {
 	if db.Now == nil {
-		return time.Now().UTC()
+		return time.Now().UTC().Truncate(time.Millisecond)
 	}
-	return db.Now().UTC()
+	return db.Now().UTC().Truncate(time.Millisecond)
 }
 
 func (db *DB) maxContent() int {

@@ -23,10 +23,13 @@ func (db *DB) Orphans(ctx context.Context) (map[string]int, error) {
 		"memories without their current version": `SELECT COUNT(*) FROM memories m
 			WHERE NOT EXISTS (SELECT 1 FROM memory_versions v WHERE v.memory_id = m.id AND v.version = m.version)`,
 		// A version shares its memory's text until the memory changes
-		// (migration 0015); one whose memory is gone has lost its text.
+		// (migration 0015), and its whole state while it is the current
+		// one (0020); one whose memory is gone has lost what it shared.
 		"versions whose shared text is gone": `SELECT COUNT(*) FROM memory_versions v
-			WHERE v.content IS NULL AND json_type(v.snapshot, '$.content') IS NULL
+			WHERE v.content IS NULL AND json_type(NULLIF(v.snapshot, ''), '$.content') IS NULL
 			AND NOT EXISTS (SELECT 1 FROM memories m WHERE m.id = v.memory_id)`,
+		"versions whose shared state is gone": `SELECT COUNT(*) FROM memory_versions v
+			WHERE v.snapshot = '' AND NOT EXISTS (SELECT 1 FROM memories m WHERE m.id = v.memory_id AND m.version = v.version)`,
 	}
 	out := map[string]int{}
 	for kind, q := range queries {

@@ -13,15 +13,19 @@ import (
 const insertVersionSQL = `INSERT OR REPLACE INTO memory_versions (memory_id, version, op, changed_at, snapshot, content) VALUES (?, ?, ?, ?, ?, ?)`
 
 // versionSnapshotSQL is the whole JSON snapshot of the version row aliased
-// v, as it was recorded: a row keeps its content NULL while the live
+// v, as it was recorded. A row keeps its content NULL while the live
 // memory has the same text (migration 0015), so the text is read from
-// there. A row written by an older recall on a migrated store (during an
-// upgrade) has its text in the snapshot and no content: when the memory
-// is gone that text is used. The empty text stands in for a memory found
-// in none of these places, which a sound store never has (Orphans counts
+// there, and its snapshot empty while the live row holds that very state
+// (migration 0020), rebuilt from the row by the view memory_snapshots. A row
+// written by an older recall on a migrated store (during an upgrade) has
+// its text in the snapshot and no content: when the memory is gone that
+// text is used. The empty object and text stand in for a memory found in
+// none of these places, which a sound store never has (Orphans counts
 // them).
-const versionSnapshotSQL = `json_set(v.snapshot, '$.content', COALESCE(v.content, (SELECT m.content FROM memories m WHERE m.id = v.memory_id),
-	json_extract(v.snapshot, '$.content'), ''))`
+const versionSnapshotSQL = `json_set(CASE WHEN v.snapshot = '' THEN COALESCE((SELECT s.snapshot FROM memory_snapshots s
+	WHERE s.memory_id = v.memory_id), '{}') ELSE v.snapshot END,
+	'$.content', COALESCE(v.content, (SELECT m.content FROM memories m WHERE m.id = v.memory_id),
+	json_extract(NULLIF(v.snapshot, ''), '$.content'), ''))`
 
 // snapshotJSON is a memory as a version row stores it: without its
 // content, which has a column of its own. The shallower Content field
@@ -32,19 +36,23 @@ type snapshotJSON struct {
 }
 
 // saveVersion records m's current state as version m.Version. The memory
-// row has just been written from m, so the version shares its text;
-// live is false when it has not (a deletion), and the text is copied.
+// row has just been written from m, so the version shares its text, and
+// its whole state when the row rebuilds to the same snapshot; live is
+// false when it has not (a deletion), and both are copied.
 func saveVersion(ctx context.Context, tx *Tx, m *recall.Memory, op string, live bool) error {
 	snap, err := json.Marshal(snapshotJSON{Memory: m})
 	if err != nil {
 		return fmt.Errorf("snapshot: %w", err)
 	}
 	var content any
+	stored := string(snap)
 	if !live {
 		content = m.Content
+	} else if rowShares(m, snap) {
+		stored = sharedSnapshot
 	}
 	_, err = tx.exec(ctx, insertVersionSQL,
-		m.ID, m.Version, op, ms(tx.now), string(snap), content)
+		m.ID, m.Version, op, ms(tx.now), stored, content)
 	if err != nil {
 		return fmt.Errorf("save version: %w", err)
 	}
