@@ -69,28 +69,35 @@ func loadMemories(ctx context.Context, tx *Tx, b *recall.CopyBatch) error {
 	return nil
 }
 
-// loadVersions writes each version as saveVersion does: its text shared
-// with the live memory when that holds the same text (migration 0015),
-// else its own.
+// loadVersions writes each version as saveVersion does: the memory's
+// current version shares the live row when that holds the very same state
+// (migration 0020), any other its text when the live memory has the same
+// (migration 0015), else it keeps its own.
 func loadVersions(ctx context.Context, tx *Tx, b *recall.CopyBatch) error {
 	for _, v := range b.Versions {
 		if v.Memory == nil {
 			return recall.Errorf(recall.EINVALID, "Version %d of %s has no snapshot.", v.Version, v.MemoryID)
 		}
 		snap, err := json.Marshal(snapshotJSON{Memory: v.Memory})
+		stored := string(snap)
 		var content any = v.Memory.Content
-		var live string
+		var live, row string
+		var version int
 		if err == nil {
-			err = tx.QueryRowContext(ctx, `SELECT content FROM memories WHERE id = ?`, v.MemoryID).Scan(&live)
+			err = tx.QueryRowContext(ctx, `SELECT m.content, m.version, s.snapshot FROM memories m
+				JOIN memory_snapshots s ON s.memory_id = m.id WHERE m.id = ?`, v.MemoryID).Scan(&live, &version, &row)
 			if err == nil && live == v.Memory.Content {
 				content = nil
+				if version == v.Version && row == stored {
+					stored = sharedSnapshot
+				}
 			}
 			if errors.Is(err, sql.ErrNoRows) {
 				err = nil
 			}
 		}
 		if err == nil {
-			_, err = tx.exec(ctx, insertVersionSQL, v.MemoryID, v.Version, v.Op, ms(v.ChangedAt), string(snap), content)
+			_, err = tx.exec(ctx, insertVersionSQL, v.MemoryID, v.Version, v.Op, ms(v.ChangedAt), stored, content)
 		}
 		if err != nil {
 			return fmt.Errorf("load version %d of %s: %w", v.Version, v.MemoryID, err)
