@@ -85,6 +85,9 @@ func open(ctx context.Context, rawURL string, tune func(*pgxpool.Config)) (*DB, 
 	}
 	if err := db.migrate(ctx); err != nil {
 		db.pool.Close()
+		if recall.ErrorCode(err) == recall.ECONFLICT { // a newer recall's database
+			return nil, db.wrap(recall.ECONFLICT, "open", errors.New(recall.ErrorMessage(err)))
+		}
 		return nil, db.wrap(recall.EINTERNAL, "migrate", err)
 	}
 	return db, nil

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/recall-mem/recall"
 )
 
 //go:embed migrations/*.sql
@@ -90,6 +92,9 @@ func (db *DB) migrate(ctx context.Context) error {
 	if err := rows.Err(); err != nil {
 		return err
 	}
+	if err := knownMigrations(applied, all); err != nil {
+		return err
+	}
 	for _, m := range all {
 		if applied[m.version] {
 			continue
@@ -111,4 +116,25 @@ func (db *DB) migrate(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// knownMigrations refuses a database that a newer recall has migrated:
+// this binary would read its rows without what the unknown migrations
+// changed and could write rows they no longer allow.
+func knownMigrations(applied map[int]bool, all []migration) error {
+	known := map[int]bool{}
+	for _, m := range all {
+		known[m.version] = true
+	}
+	var unknown []string
+	for v := range applied {
+		if !known[v] {
+			unknown = append(unknown, fmt.Sprintf("%04d", v))
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	sort.Strings(unknown)
+	return recall.Errorf(recall.ECONFLICT, "The database was upgraded by a newer recall (migration %s, unknown to this one); nothing was changed. Upgrade recall to use it (`recall version` shows this one).", strings.Join(unknown, ", "))
 }

@@ -3,6 +3,7 @@ package postgres_test
 import (
 	"context"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/recall-mem/recall"
@@ -50,5 +51,36 @@ func TestOpenAsDatabaseOwner(t *testing.T) {
 	}
 	if applied[0] != applied[1] {
 		t.Fatalf("migrations recorded after each open: %v; the second open must apply none", applied)
+	}
+}
+
+// TestOpen_NewerDatabaseRefused: a database a newer recall has migrated is
+// refused with what to do, and left as it was.
+func TestOpen_NewerDatabaseRefused(t *testing.T) {
+	ctx := context.Background()
+	admin := pgtest.NewDatabase(t)
+	db, err := postgres.Open(ctx, admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	conn := connect(t, admin)
+	if _, err := conn.Exec(ctx, `INSERT INTO recall_migrations (version, name) VALUES (9999, '9999_future.sql')`); err != nil {
+		t.Fatal(err)
+	}
+	var before int
+	if err := conn.QueryRow(ctx, `SELECT count(*) FROM recall_migrations`).Scan(&before); err != nil {
+		t.Fatal(err)
+	}
+	_, err = postgres.Open(ctx, admin)
+	if err == nil {
+		t.Fatal("a database migrated by a newer recall opened")
+	}
+	if recall.ErrorCode(err) != recall.ECONFLICT || !strings.Contains(err.Error(), "9999") || !strings.Contains(err.Error(), "newer recall") {
+		t.Fatalf("error = %v (%s); want a conflict naming the migration and a newer recall", err, recall.ErrorCode(err))
+	}
+	var after int
+	if err := conn.QueryRow(ctx, `SELECT count(*) FROM recall_migrations`).Scan(&after); err != nil || after != before {
+		t.Fatalf("%d migrations recorded after the refusal, %d before (%v)", after, before, err)
 	}
 }

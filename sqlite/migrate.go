@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"io/fs"
 	"sort"
+	"strings"
+
+	"github.com/recall-mem/recall"
 )
 
 //go:embed migrations/*.sql
@@ -39,6 +42,9 @@ func (db *DB) migrate(ctx context.Context) error {
 		applied[name] = true
 	}
 	rows.Close()
+	if err := knownMigrations(applied, names); err != nil {
+		return err
+	}
 	for _, name := range names {
 		if applied[name] {
 			continue
@@ -68,4 +74,25 @@ func (db *DB) migrateFile(ctx context.Context, name string) error {
 		_, err = tx.ExecContext(ctx, `INSERT INTO migrations (name) VALUES (?)`, name)
 		return err
 	})
+}
+
+// knownMigrations refuses a store that a newer recall has migrated: this
+// binary would read its rows without what the unknown migrations changed
+// (moved columns, new triggers) and could write rows they no longer allow.
+func knownMigrations(applied map[string]bool, names []string) error {
+	known := map[string]bool{}
+	for _, n := range names {
+		known[n] = true
+	}
+	var unknown []string
+	for n := range applied {
+		if !known[n] {
+			unknown = append(unknown, strings.TrimPrefix(n, "migrations/"))
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	sort.Strings(unknown)
+	return recall.Errorf(recall.ECONFLICT, "The store was upgraded by a newer recall (migration %s, unknown to this one); nothing was changed. Upgrade recall to use it (`recall version` shows this one).", strings.Join(unknown, ", "))
 }
