@@ -183,7 +183,7 @@ func (db *DB) restoreFrom(ctx context.Context, src string) error {
 			if !ok {
 				return fmt.Errorf("the SQLite driver has no backup API")
 			}
-			b, err := r.NewRestore("file:" + filepath.ToSlash(src))
+			b, err := r.NewRestore(fileURI(src))
 			if err != nil {
 				return err
 			}

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/recall-mem/recall"
@@ -65,8 +66,18 @@ func dsn(path string, pragmas []string, txlock string) string {
 	if txlock != "" {
 		q.Set("_txlock", txlock)
 	}
-	return "file:" + filepath.ToSlash(path) + "?" + q.Encode()
+	return fileURI(path) + "?" + q.Encode()
 }
+
+// uriEscaper escapes what would end or change the path of a "file:" URI:
+// SQLite's URI parser stops the path at '?' (the query) and '#' (the
+// fragment) and decodes %HH, and the driver splits its own parameters off
+// at the first '?'. Unescaped, a store in "notes#1/" opened "notes".
+var uriEscaper = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
+
+// fileURI is the "file:" URI SQLite opens path by, whatever the path's
+// characters.
+func fileURI(path string) string { return "file:" + uriEscaper.Replace(filepath.ToSlash(path)) }
 
 // pageSize is the page size of new stores. 16 KiB pages carry a memory
 // with its vector, version and index entries in a few pages, so a batch
