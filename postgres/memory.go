@@ -243,9 +243,14 @@ func (s *MemoryService) FindMemories(ctx context.Context, f recall.MemoryFilter)
 	if err := w.memories(f); err != nil {
 		return nil, 0, err
 	}
+	// Without a page (the searcher loading its candidates by id) the rows
+	// are the total: counting them first cost a statement per search.
+	paged := f.Limit > 0 || f.Offset > 0
 	var total int
-	if err := s.db.pool.QueryRow(ctx, `SELECT count(*) FROM memories m WHERE `+w.sql(), w.args...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("count memories: %w", err)
+	if paged {
+		if err := s.db.pool.QueryRow(ctx, `SELECT count(*) FROM memories m WHERE `+w.sql(), w.args...).Scan(&total); err != nil {
+			return nil, 0, fmt.Errorf("count memories: %w", err)
+		}
 	}
 	order := "m.updated_at DESC, m.seq DESC"
 	if f.Newest {
@@ -261,6 +266,9 @@ func (s *MemoryService) FindMemories(ctx context.Context, f recall.MemoryFilter)
 	out, err := collectRows(rows, err, scanMemory)
 	if err != nil {
 		return nil, 0, fmt.Errorf("find memories: %w", err)
+	}
+	if !paged {
+		total = len(out)
 	}
 	return out, total, nil
 }
