@@ -371,17 +371,28 @@ func push(h *minHeap, keep, r int, s float32) {
 
 func (sg *segment) isDead(i int) bool { return sg.dead != nil && sg.dead[i/64]&(1<<(i%64)) != 0 }
 
-// scan scores the segment's rows against a dense query.
+// scanBlock is how many rows one kernel call scores: enough that the
+// call's cost vanishes, few enough that the scores stay on the stack.
+const scanBlock = 256
+
+// scan scores the segment's rows against a dense query, a block of rows
+// per kernel call (dead rows are scored with the others and skipped).
 func (sg *segment) scan(h *minHeap, query []float32, keep int) {
 	dim := sg.dim
 	query = query[:dim]
-	for r := sg.lo; r < sg.hi; r++ {
-		i := r - sg.first
-		if sg.isDead(i) {
-			continue
+	var dots [scanBlock]float32
+	for lo := sg.lo; lo < sg.hi; lo += scanBlock {
+		n := min(scanBlock, sg.hi-lo)
+		i0 := lo - sg.first
+		vecmath.DotI8Rows(query, sg.q8[i0*dim:(i0+n)*dim], dots[:n])
+		for k, d := range dots[:n] {
+			i := i0 + k
+			s := d * sg.scales[i]
+			if len(*h) == keep && s <= (*h)[0].score || sg.isDead(i) {
+				continue
+			}
+			push(h, keep, lo+k, s)
 		}
-		row := sg.q8[i*dim : (i+1)*dim : (i+1)*dim]
-		push(h, keep, r, vecmath.DotI8(query, row)*sg.scales[i])
 	}
 }
 

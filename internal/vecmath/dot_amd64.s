@@ -176,3 +176,62 @@ axpyloop:
 	JL   axpyloop
 	VZEROUPPER
 	RET
+
+// func dotI8RowsFMA(q *float32, rows *int8, stride, n, nrows int, out *float32)
+// out[i] is the inner product of q with the int8 row at rows+i·stride,
+// over n components (a multiple of 32, more than 0): each row's sum is
+// made exactly as dotI8FMA makes it (the same four accumulators, the same
+// order of additions), so a score does not depend on how it was called.
+TEXT ·dotI8RowsFMA(SB), NOSPLIT, $0-48
+	MOVQ q+0(FP), SI
+	MOVQ rows+8(FP), DI
+	MOVQ stride+16(FP), DX
+	MOVQ n+24(FP), BX
+	MOVQ nrows+32(FP), R8
+	MOVQ out+40(FP), R9
+
+rows:
+	TESTQ R8, R8
+	JZ    rowsdone
+	MOVQ  SI, R10
+	MOVQ  DI, R11
+	MOVQ  BX, CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+
+rowloop:
+	VPMOVSXBD (R11), Y4
+	VPMOVSXBD 8(R11), Y5
+	VPMOVSXBD 16(R11), Y6
+	VPMOVSXBD 24(R11), Y7
+	VCVTDQ2PS Y4, Y4
+	VCVTDQ2PS Y5, Y5
+	VCVTDQ2PS Y6, Y6
+	VCVTDQ2PS Y7, Y7
+	VFMADD231PS (R10), Y4, Y0
+	VFMADD231PS 32(R10), Y5, Y1
+	VFMADD231PS 64(R10), Y6, Y2
+	VFMADD231PS 96(R10), Y7, Y3
+	ADDQ $128, R10
+	ADDQ $32, R11
+	SUBQ $32, CX
+	JNZ  rowloop
+
+	VADDPS Y1, Y0, Y0
+	VADDPS Y3, Y2, Y2
+	VADDPS Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS X1, X0, X0
+	VHADDPS X0, X0, X0
+	VHADDPS X0, X0, X0
+	MOVSS X0, (R9)
+	ADDQ $4, R9
+	ADDQ DX, DI
+	DECQ R8
+	JMP  rows
+
+rowsdone:
+	VZEROUPPER
+	RET
