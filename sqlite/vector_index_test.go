@@ -388,11 +388,12 @@ func TestVectorIndex_BlockScanMatchesRowByRow(t *testing.T) {
 				query[j] = float32(rng.NormFloat64())
 			}
 			var want []candidate
+			buf := make([]float32, dim)
 			for r := 0; r < y.baseLen()+len(y.seqs); r++ {
 				if r < y.baseLen() && y.isDead(r) {
 					continue
 				}
-				want = append(want, candidate{y.rowSeq(r), vecmath.DotI8(query, y.rowQ8(r)) * y.rowScale(r)})
+				want = append(want, candidate{seq: y.rowSeq(r), score: vecmath.DotI8(query, y.rowQ8(r)) * y.rowScale(r), exact: y.rescore(query, r, buf)})
 			}
 			sort.Slice(want, func(i, j int) bool {
 				if want[i].score != want[j].score {
