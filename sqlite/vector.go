@@ -1,11 +1,12 @@
 package sqlite
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -196,76 +197,88 @@ func (s *VectorService) SearchVectors(ctx context.Context, text string, k int) (
 	if len(vs) != 1 || len(vs[0]) != e.Dim() {
 		return nil, recall.Errorf(recall.EUNAVAILABLE, "The embedder returned a vector of the wrong size for the query: check [retrieval] model, then run `recall reindex`.")
 	}
-	// The int8 scan is within about 1% of the exact score, so only near-ties
-	// at the edge of the top k can swap: a quarter more (at least 64) is
-	// enough to rescore, and each rescored row is a read from SQLite. When
-	// passages of the same memories fill the rows, more are scanned.
+	// The int8 scan is within about 1% of the float32 re-score, so only
+	// near-ties at the edge of the top k can swap: a quarter more (at least
+	// 64) is enough to rescore. When passages of the same memories fill
+	// the rows, more are scanned.
 	for keep := max(k+k/4+16, 64); ; keep *= 4 {
 		cands := idx.candidates(vs[0], keep)
-		hits, err := s.rerank(ctx, vs[0], cands, k)
+		hits, err := s.rerank(ctx, cands, k)
 		if err != nil || len(hits) >= k || len(cands) < keep {
 			return hits, err
 		}
 	}
 }
 
-// rerank scores the candidates of the quantised scan from the stored
-// vectors (the scan's own int8 quantisation; more exactly for float16 and
-// float32 rows of older stores), and keeps the best passage of each
-// memory, k at most. A candidate deleted since the scan is skipped.
-func (s *VectorService) rerank(ctx context.Context, query []float32, cands []candidate, k int) ([]recall.VectorHit, error) {
-	if len(cands) == 0 {
-		return nil, nil
-	}
-	seqs := make([]int64, len(cands))
-	for i, c := range cands {
-		seqs[i] = c.seq
-	}
-	rows, err := s.db.readQuery(ctx, `SELECT seq, memory_id, chunk, span_start, span_end, vec FROM memory_vectors
-		WHERE seq IN `+inList, jsonInts(seqs))
-	if err != nil {
-		return nil, fmt.Errorf("vector rerank: %w", err)
-	}
-	defer rows.Close()
-	type exact struct {
-		seq int64
-		hit recall.VectorHit
-	}
-	var all []exact
-	var blob sql.RawBytes
-	v := make([]float32, len(query))
-	for rows.Next() {
-		var e exact
-		if err := rows.Scan(&e.seq, &e.hit.MemoryID, &e.hit.Chunk, &e.hit.Start, &e.hit.End, &blob); err != nil {
-			return nil, fmt.Errorf("vector rerank: %w", err)
+// rerank orders the candidates of the quantised scan by their re-score
+// (candidate.exact, made from the index's rows, which are the stored
+// vectors) and keeps the best passage of each memory, k at most. SQLite
+// is asked only for what the index does not hold, the passages' memories
+// and spans, and only for the best candidates, a few more than k at a
+// time: a candidate deleted since the scan is not found and skipped.
+func (s *VectorService) rerank(ctx context.Context, cands []candidate, k int) ([]recall.VectorHit, error) {
+	cands = slices.Clone(cands)
+	slices.SortFunc(cands, func(a, b candidate) int {
+		if a.exact != b.exact {
+			return cmp.Compare(b.exact, a.exact)
 		}
-		if !decodeVector(v, blob) {
-			continue
-		}
-		e.hit.Score = float64(recall.Dot(query, v))
-		all = append(all, e)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("vector rerank: %w", err)
-	}
-	sort.Slice(all, func(i, j int) bool {
-		if all[i].hit.Score != all[j].hit.Score {
-			return all[i].hit.Score > all[j].hit.Score
-		}
-		return all[i].seq < all[j].seq
+		return cmp.Compare(a.seq, b.seq)
 	})
 	seen := map[string]bool{}
 	var out []recall.VectorHit
-	for _, e := range all {
-		if !seen[e.hit.MemoryID] {
-			seen[e.hit.MemoryID] = true
-			out = append(out, e.hit)
+	for len(cands) > 0 && len(out) < k {
+		batch := cands[:min(len(cands), k-len(out)+rerankSpare)]
+		cands = cands[len(batch):]
+		found, err := s.hitPassages(ctx, batch)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range batch {
+			hit, ok := found[c.seq]
+			if !ok || seen[hit.MemoryID] {
+				continue
+			}
+			seen[hit.MemoryID] = true
+			hit.Score = float64(c.exact)
+			out = append(out, hit)
 			if len(out) == k {
 				break
 			}
 		}
 	}
 	return out, nil
+}
+
+// rerankSpare is how many candidates beyond those still needed rerank
+// looks up at once, for passages of a memory already taken.
+const rerankSpare = 4
+
+// hitPassages reads the memory and span of the candidates' vector rows, by
+// seq; a row deleted since the scan is absent.
+func (s *VectorService) hitPassages(ctx context.Context, cands []candidate) (map[int64]recall.VectorHit, error) {
+	seqs := make([]int64, len(cands))
+	for i, c := range cands {
+		seqs[i] = c.seq
+	}
+	rows, err := s.db.readQuery(ctx, `SELECT seq, memory_id, chunk, span_start, span_end FROM memory_vectors
+		WHERE seq IN `+inList, jsonInts(seqs))
+	if err != nil {
+		return nil, fmt.Errorf("vector rerank: %w", err)
+	}
+	defer rows.Close()
+	found := make(map[int64]recall.VectorHit, len(cands))
+	for rows.Next() {
+		var seq int64
+		var hit recall.VectorHit
+		if err := rows.Scan(&seq, &hit.MemoryID, &hit.Chunk, &hit.Start, &hit.End); err != nil {
+			return nil, fmt.Errorf("vector rerank: %w", err)
+		}
+		found[seq] = hit
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("vector rerank: %w", err)
+	}
+	return found, nil
 }
 
 // opportunisticBudget bounds the queue draining a search does.

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/internal/vecmath"
 )
 
@@ -21,8 +22,8 @@ import (
 // quarter of the memory of float32, so a scan reads a quarter of the
 // cache lines and the index loads (and caches, see vector_cache.go) four
 // times faster. The scan's best candidates, many more than asked for, are
-// re-scored exactly from the stored float32 vectors (VectorService.rerank),
-// so quantisation can only reorder near-ties far below the top.
+// re-scored in float32 from the same int8 rows (rescore), as the stored
+// vectors are int8 with this very quantisation (vector_codec.go).
 type vectorIndex struct {
 	model string
 	dim   int
@@ -251,10 +252,11 @@ func (x *vectorIndex) add(seq int64, v []float32) {
 	x.seqs = append(x.seqs, seq)
 }
 
-// candidate is a row's seq and approximate similarity.
+// candidate is a row's seq, its approximate similarity (the scan's) and
+// the re-score: the inner product of the query with the row as stored.
 type candidate struct {
-	seq   int64
-	score float32
+	seq          int64
+	score, exact float32
 }
 
 // scored is a row and its approximate similarity to the query.
@@ -330,10 +332,26 @@ func (x *vectorIndex) candidates(query []float32, keep int) []candidate {
 		return x.rowSeq(all[i].row) < x.rowSeq(all[j].row)
 	})
 	out := make([]candidate, 0, min(keep, len(all)))
+	v := make([]float32, x.dim)
 	for _, s := range all[:min(keep, len(all))] {
-		out = append(out, candidate{seq: x.rowSeq(s.row), score: s.score})
+		out = append(out, candidate{seq: x.rowSeq(s.row), score: s.score, exact: x.rescore(query, s.row, v)})
 	}
 	return out
+}
+
+// rescore is the inner product of query with row r widened to float32 as
+// decodeVector widens the stored vector (v is scratch of x.dim). A row is
+// the stored vector's own bytes and scale: a stored int8 vector's scale is
+// its peak over 127, and quantising the widened vector again gives that
+// scale and those bytes back (every float32 peak was checked), so this is
+// the score VectorService.rerank once computed from the row read back from
+// SQLite, bit for bit, without the read.
+func (x *vectorIndex) rescore(query []float32, r int, v []float32) float32 {
+	scale := x.rowScale(r)
+	for i, b := range x.rowQ8(r) {
+		v[i] = float32(b) * scale
+	}
+	return recall.Dot(query, v)
 }
 
 // segment is a run of rows [lo, hi) stored alike: q8 and scales start at
@@ -371,17 +389,28 @@ func push(h *minHeap, keep, r int, s float32) {
 
 func (sg *segment) isDead(i int) bool { return sg.dead != nil && sg.dead[i/64]&(1<<(i%64)) != 0 }
 
-// scan scores the segment's rows against a dense query.
+// scanBlock is how many rows one kernel call scores: enough that the
+// call's cost vanishes, few enough that the scores stay on the stack.
+const scanBlock = 256
+
+// scan scores the segment's rows against a dense query, a block of rows
+// per kernel call (dead rows are scored with the others and skipped).
 func (sg *segment) scan(h *minHeap, query []float32, keep int) {
 	dim := sg.dim
 	query = query[:dim]
-	for r := sg.lo; r < sg.hi; r++ {
-		i := r - sg.first
-		if sg.isDead(i) {
-			continue
+	var dots [scanBlock]float32
+	for lo := sg.lo; lo < sg.hi; lo += scanBlock {
+		n := min(scanBlock, sg.hi-lo)
+		i0 := lo - sg.first
+		vecmath.DotI8Rows(query, sg.q8[i0*dim:(i0+n)*dim], dots[:n])
+		for k, d := range dots[:n] {
+			i := i0 + k
+			s := d * sg.scales[i]
+			if len(*h) == keep && s <= (*h)[0].score || sg.isDead(i) {
+				continue
+			}
+			push(h, keep, lo+k, s)
 		}
-		row := sg.q8[i*dim : (i+1)*dim : (i+1)*dim]
-		push(h, keep, r, vecmath.DotI8(query, row)*sg.scales[i])
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/internal/vecmath"
 )
 
 func randIndex(rng *rand.Rand, dim, n int) (*vectorIndex, map[int64][]float32) {
@@ -350,5 +351,61 @@ func TestVectorService_CurrentIndexTakesNoRefreshLock(t *testing.T) {
 	hits, err := vs.SearchVectors(ctx, "w w w", 1)
 	if err != nil || len(hits) != 1 || hits[0].MemoryID != b.Memory.ID {
 		t.Fatalf("after a write: hits %+v (%v), want %s", hits, err, b.Memory.ID)
+	}
+}
+
+// The scan scores a block of rows per kernel call: its candidates (seqs
+// and scores, bit for bit) are those of scoring each live row on its own,
+// across the cache file's rows, the rows added since and removals of both,
+// with a dimension the kernel covers whole (512) and one with a tail (40).
+func TestVectorIndex_BlockScanMatchesRowByRow(t *testing.T) {
+	for _, dim := range []int{512, 40} {
+		rng := rand.New(rand.NewPCG(3, uint64(dim)))
+		const n, added = 6000, 700
+		x, _ := randIndex(rng, dim, n)
+		x.maxSeq, x.epoch, x.loaded = n, "e", true
+		path := filepath.Join(t.TempDir(), "cache")
+		if err := x.writeCache(path, cacheProbe{}); err != nil {
+			t.Fatal(err)
+		}
+		y, err := openCache(path, "m", dim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < added; i++ {
+			v := make([]float32, dim)
+			for j := range v {
+				v[j] = float32(rng.NormFloat64())
+			}
+			y.add(int64(n+1+i), v)
+		}
+		for _, seq := range []int64{1, 255, 256, 257, 4000, n, n + 3, n + added} {
+			y.remove(seq)
+		}
+		for q := 0; q < 20; q++ {
+			query := make([]float32, dim)
+			for j := range query {
+				query[j] = float32(rng.NormFloat64())
+			}
+			var want []candidate
+			buf := make([]float32, dim)
+			for r := 0; r < y.baseLen()+len(y.seqs); r++ {
+				if r < y.baseLen() && y.isDead(r) {
+					continue
+				}
+				want = append(want, candidate{seq: y.rowSeq(r), score: vecmath.DotI8(query, y.rowQ8(r)) * y.rowScale(r), exact: y.rescore(query, r, buf)})
+			}
+			sort.Slice(want, func(i, j int) bool {
+				if want[i].score != want[j].score {
+					return want[i].score > want[j].score
+				}
+				return want[i].seq < want[j].seq
+			})
+			for _, keep := range []int{1, 64, 300} {
+				if got := y.candidates(query, keep); !slices.Equal(got, want[:keep]) {
+					t.Fatalf("dim %d, query %d, keep %d: block scan differs from row by row", dim, q, keep)
+				}
+			}
+		}
 	}
 }

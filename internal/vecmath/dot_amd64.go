@@ -36,6 +36,32 @@ func DotI8(q []float32, row []int8) float32 {
 }
 
 //go:noescape
+func dotI8RowsFMA(q *float32, rows *int8, stride, n, nrows int, out *float32)
+
+// DotI8Rows sets out[i] to DotI8(q, rows[i·len(q):(i+1)·len(q)]) for each
+// i < len(out), bit for bit: the kernel makes each row's sum in the order
+// DotI8 does. One call scores a block of rows, so a scan of a million
+// rows makes thousands of calls instead of a million.
+func DotI8Rows(q []float32, rows []int8, out []float32) {
+	dim := len(q)
+	rows = rows[:len(out)*dim]
+	n := dim &^ 31
+	if !HasFMA || n == 0 {
+		dotI8RowsGo(q, rows, out)
+		return
+	}
+	if len(out) == 0 {
+		return
+	}
+	dotI8RowsFMA(&q[0], &rows[0], dim, n, len(out), &out[0])
+	if n < dim {
+		for i := range out {
+			out[i] += dotI8Go(q[n:], rows[i*dim+n:(i+1)*dim])
+		}
+	}
+}
+
+//go:noescape
 func dot4x3FMA(w *float32, wstride int, x *float32, xstride, n int, out *[12]float32)
 
 // Dot4x3 sets out[c*4+r] to the inner product of row r of w (four rows,

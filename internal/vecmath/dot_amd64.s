@@ -1,5 +1,33 @@
 #include "textflag.h"
 
+// SUM4 adds the accumulators Y0-Y3 into the low float of X0, using X1.
+#define SUM4 \
+	VADDPS Y1, Y0, Y0 \
+	VADDPS Y3, Y2, Y2 \
+	VADDPS Y2, Y0, Y0 \
+	VEXTRACTF128 $1, Y0, X1 \
+	VADDPS X1, X0, X0 \
+	VHADDPS X0, X0, X0 \
+	VHADDPS X0, X0, X0
+
+// I8BLOCK widens 32 int8 at row to float32 and adds their products with
+// the 32 floats at q into the accumulators Y0-Y3, eight lanes each, using
+// Y4-Y7. dotI8FMA and dotI8RowsFMA share it (and SUM4), so that a row's
+// score is the same bit for bit whichever of them made it.
+#define I8BLOCK(q, row) \
+	VPMOVSXBD (row), Y4 \
+	VPMOVSXBD 8(row), Y5 \
+	VPMOVSXBD 16(row), Y6 \
+	VPMOVSXBD 24(row), Y7 \
+	VCVTDQ2PS Y4, Y4 \
+	VCVTDQ2PS Y5, Y5 \
+	VCVTDQ2PS Y6, Y6 \
+	VCVTDQ2PS Y7, Y7 \
+	VFMADD231PS (q), Y4, Y0 \
+	VFMADD231PS 32(q), Y5, Y1 \
+	VFMADD231PS 64(q), Y6, Y2 \
+	VFMADD231PS 96(q), Y7, Y3
+
 // func dotFMA(a, b *float32, n int) float32
 // n is a multiple of 32; four 8-wide accumulators hide the FMA latency.
 TEXT ·dotFMA(SB), NOSPLIT, $0-28
@@ -28,13 +56,7 @@ loop:
 	JMP  loop
 
 done:
-	VADDPS Y1, Y0, Y0
-	VADDPS Y3, Y2, Y2
-	VADDPS Y2, Y0, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPS X1, X0, X0
-	VHADDPS X0, X0, X0
-	VHADDPS X0, X0, X0
+	SUM4
 	VZEROUPPER
 	MOVSS X0, ret+24(FP)
 	RET
@@ -54,31 +76,14 @@ TEXT ·dotI8FMA(SB), NOSPLIT, $0-28
 loop:
 	CMPQ CX, $32
 	JL   done
-	VPMOVSXBD (DI), Y4
-	VPMOVSXBD 8(DI), Y5
-	VPMOVSXBD 16(DI), Y6
-	VPMOVSXBD 24(DI), Y7
-	VCVTDQ2PS Y4, Y4
-	VCVTDQ2PS Y5, Y5
-	VCVTDQ2PS Y6, Y6
-	VCVTDQ2PS Y7, Y7
-	VFMADD231PS (SI), Y4, Y0
-	VFMADD231PS 32(SI), Y5, Y1
-	VFMADD231PS 64(SI), Y6, Y2
-	VFMADD231PS 96(SI), Y7, Y3
+	I8BLOCK(SI, DI)
 	ADDQ $128, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
 	JMP  loop
 
 done:
-	VADDPS Y1, Y0, Y0
-	VADDPS Y3, Y2, Y2
-	VADDPS Y2, Y0, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPS X1, X0, X0
-	VHADDPS X0, X0, X0
-	VHADDPS X0, X0, X0
+	SUM4
 	VZEROUPPER
 	MOVSS X0, ret+24(FP)
 	RET
@@ -174,5 +179,47 @@ axpyloop:
 	ADDQ $32, AX
 	CMPQ AX, CX
 	JL   axpyloop
+	VZEROUPPER
+	RET
+
+// func dotI8RowsFMA(q *float32, rows *int8, stride, n, nrows int, out *float32)
+// out[i] is the inner product of q with the int8 row at rows+i·stride,
+// over n components (a multiple of 32, more than 0): each row's sum is
+// made exactly as dotI8FMA makes it (the same four accumulators, the same
+// order of additions), so a score does not depend on how it was called.
+TEXT ·dotI8RowsFMA(SB), NOSPLIT, $0-48
+	MOVQ q+0(FP), SI
+	MOVQ rows+8(FP), DI
+	MOVQ stride+16(FP), DX
+	MOVQ n+24(FP), BX
+	MOVQ nrows+32(FP), R8
+	MOVQ out+40(FP), R9
+
+rows:
+	TESTQ R8, R8
+	JZ    rowsdone
+	MOVQ  SI, R10
+	MOVQ  DI, R11
+	MOVQ  BX, CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+
+rowloop:
+	I8BLOCK(R10, R11)
+	ADDQ $128, R10
+	ADDQ $32, R11
+	SUBQ $32, CX
+	JNZ  rowloop
+
+	SUM4
+	MOVSS X0, (R9)
+	ADDQ $4, R9
+	ADDQ DX, DI
+	DECQ R8
+	JMP  rows
+
+rowsdone:
 	VZEROUPPER
 	RET

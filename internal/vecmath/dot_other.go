@@ -13,6 +13,12 @@ func Dot(a, b []float32) float32 { return recall.Dot(a, b) }
 // DotI8 is the inner product of a float32 query and an int8 row.
 func DotI8(q []float32, row []int8) float32 { return dotI8Go(q, row) }
 
+// DotI8Rows sets out[i] to DotI8(q, rows[i·len(q):(i+1)·len(q)]) for each
+// i < len(out).
+func DotI8Rows(q []float32, rows []int8, out []float32) {
+	dotI8RowsGo(q, rows[:len(out)*len(q)], out)
+}
+
 // Dot4x3 reports false: there is no blocked kernel here.
 func Dot4x3(w []float32, wstride int, x []float32, xstride, n int, out *[12]float32) bool {
 	return false

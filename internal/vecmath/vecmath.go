@@ -21,6 +21,14 @@ func dotI8Go(q []float32, row []int8) float32 {
 	return s0 + s1 + s2 + s3
 }
 
+// dotI8RowsGo scores each len(q) row of rows into out with dotI8Go.
+func dotI8RowsGo(q []float32, rows []int8, out []float32) {
+	dim := len(q)
+	for i := range out {
+		out[i] = dotI8Go(q, rows[i*dim:(i+1)*dim])
+	}
+}
+
 // axpyGo adds a·x to y in plain Go.
 func axpyGo(a float32, x, y []float32) {
 	y = y[:len(x)]

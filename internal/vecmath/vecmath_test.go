@@ -2,6 +2,7 @@ package vecmath
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/recall-mem/recall"
@@ -67,5 +68,65 @@ func TestAxpyMatchesPlainGo(t *testing.T) {
 				t.Errorf("Axpy over %d: y[%d] = %g, want %g", n, i, y[i], want[i])
 			}
 		}
+	}
+}
+
+// randomRows returns a query of dim floats and nrows int8 rows of dim,
+// from a fixed seed.
+func randomRows(dim, nrows int) ([]float32, []int8) {
+	r := rand.New(rand.NewPCG(1, uint64(dim)))
+	q, rows := make([]float32, dim), make([]int8, dim*nrows)
+	for i := range q {
+		q[i] = float32(r.NormFloat64())
+	}
+	for i := range rows {
+		rows[i] = int8(r.IntN(255) - 127)
+	}
+	return q, rows
+}
+
+func TestDotI8RowsEqualsDotI8(t *testing.T) {
+	for _, dim := range []int{0, 1, 31, 32, 33, 64, 384, 512, 1000} {
+		for _, nrows := range []int{0, 1, 3, 17} {
+			q, rows := randomRows(dim, nrows)
+			out := make([]float32, nrows)
+			DotI8Rows(q, rows, out)
+			for i := range out {
+				row := rows[i*dim : (i+1)*dim]
+				if want := DotI8(q, row); out[i] != want {
+					t.Errorf("dim %d, row %d of %d: %g, want %g exactly", dim, i, nrows, out[i], want)
+				}
+				if want := dotI8Go(q, row); math.Abs(float64(out[i]-want)) > 1e-2 {
+					t.Errorf("dim %d, row %d of %d: %g, plain Go %g", dim, i, nrows, out[i], want)
+				}
+			}
+			fallback := make([]float32, nrows)
+			dotI8RowsGo(q, rows, fallback)
+			for i := range fallback {
+				if want := dotI8Go(q, rows[i*dim:(i+1)*dim]); fallback[i] != want {
+					t.Errorf("fallback dim %d, row %d: %g, want %g", dim, i, fallback[i], want)
+				}
+			}
+		}
+	}
+}
+
+const benchRows = 4096
+
+func BenchmarkDotI8PerRow(b *testing.B) {
+	q, rows := randomRows(512, benchRows)
+	out := make([]float32, benchRows)
+	for b.Loop() {
+		for i := range out {
+			out[i] = DotI8(q, rows[i*512:(i+1)*512])
+		}
+	}
+}
+
+func BenchmarkDotI8Rows(b *testing.B) {
+	q, rows := randomRows(512, benchRows)
+	out := make([]float32, benchRows)
+	for b.Loop() {
+		DotI8Rows(q, rows, out)
 	}
 }
