@@ -91,11 +91,30 @@ const pageSize = 16384
 // an existing file the first two are no-ops and WAL mode is already set.
 func (db *DB) setJournal() error {
 	for _, p := range []string{fmt.Sprintf("PRAGMA page_size = %d", pageSize), "PRAGMA auto_vacuum = INCREMENTAL", "PRAGMA journal_mode = WAL"} {
-		if _, err := db.write.Exec(p); err != nil {
+		if err := execOpening(db.write, p); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// execOpening runs a statement of the store's opening, retrying while
+// another process holds the database busy, for up to busyTimeout more:
+// SQLite may answer SQLITE_BUSY at once instead of waiting (while another
+// process vacuums and truncates the log, as a purge does), and an opening
+// that gives up on the first refusal failed a hook or a writer that would
+// have gone through a moment later.
+func execOpening(c *sql.DB, q string) error {
+	delay := 5 * time.Millisecond
+	deadline := time.Now().Add(busyTimeout)
+	for {
+		_, err := c.Exec(q)
+		if err == nil || !isBusy(err) || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(delay)
+		delay = min(delay*2, 500*time.Millisecond)
+	}
 }
 
 // Open creates the file (0600) if needed, configures it and applies
