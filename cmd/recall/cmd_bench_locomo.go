@@ -2,9 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"net/url"
 	"os"
 	"path/filepath"
 	"time"
@@ -67,18 +64,10 @@ func (a *app) benchLocomoCommand() *cobra.Command {
 // benchmark is done with it, even after a failure.
 func (a *app) serverScratch(rawURL string) func(context.Context, recall.StoreOptions) (recall.Store, func(), error) {
 	return func(ctx context.Context, o recall.StoreOptions) (recall.Store, func(), error) {
-		u, err := url.Parse(rawURL)
+		scratch, ns, err := benchNamespace(rawURL, "bench-locomo-")
 		if err != nil {
-			return nil, nil, recall.Errorf(recall.EINVALID, "Invalid store URL %s.", recall.RedactURL(rawURL))
-		}
-		b := make([]byte, 6)
-		if _, err := rand.Read(b); err != nil {
 			return nil, nil, err
 		}
-		q := u.Query()
-		q.Set("namespace", "bench-locomo-"+hex.EncodeToString(b))
-		u.RawQuery = q.Encode()
-		scratch := u.String()
 		st, err := backend().Backend.OpenStore(scratch, o)
 		if err != nil {
 			return nil, nil, err
@@ -89,9 +78,9 @@ func (a *app) serverScratch(rawURL string) func(context.Context, recall.StoreOpt
 			dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Minute)
 			defer cancel()
 			if err := dropServerNamespace(dctx, scratch); err != nil {
-				fprintf(a.stderr, "recall: the benchmark's namespace %s was not deleted: %s\n", q.Get("namespace"), recall.ErrorMessage(err))
+				fprintf(a.stderr, "recall: the benchmark's namespace %s was not deleted: %s\n", ns, recall.ErrorMessage(err))
 			} else {
-				fprintf(a.stderr, "namespace %s deleted\n", q.Get("namespace"))
+				fprintf(a.stderr, "namespace %s deleted\n", ns)
 			}
 		}, nil
 	}

@@ -61,7 +61,7 @@ func (a *app) benchScaleCommand() *cobra.Command {
 // the growth of the store's tables and indexes over the run: exact on a
 // database nothing else writes to meanwhile.
 func (a *app) benchScaleServer(ctx context.Context, sc *bench.Scale, keep, jsonOut bool) error {
-	server, ns, err := benchNamespace(a.eng.StoreFlag)
+	server, ns, err := benchNamespace(a.eng.StoreFlag, "bench-scale-")
 	if err != nil {
 		return err
 	}
@@ -103,9 +103,9 @@ func (a *app) benchScaleServer(ctx context.Context, sc *bench.Scale, keep, jsonO
 	return a.benchPrint(rep, err, jsonOut)
 }
 
-// benchNamespace returns rawURL naming a new namespace, bench-scale- and
-// random hex digits, and that namespace.
-func benchNamespace(rawURL string) (string, string, error) {
+// benchNamespace returns rawURL naming a new namespace, prefix and random
+// hex digits (whatever namespace the URL names), and that namespace.
+func benchNamespace(rawURL, prefix string) (string, string, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return "", "", recall.Errorf(recall.EINVALID, "Invalid store URL %s.", recall.RedactURL(rawURL))
@@ -114,7 +114,7 @@ func benchNamespace(rawURL string) (string, string, error) {
 	if _, err := rand.Read(b); err != nil {
 		return "", "", err
 	}
-	ns := "bench-scale-" + hex.EncodeToString(b)
+	ns := prefix + hex.EncodeToString(b)
 	q := u.Query()
 	q.Set("namespace", ns)
 	u.RawQuery = q.Encode()
