@@ -105,16 +105,12 @@ func (db *DB) setJournal() error {
 // that gives up on the first refusal failed a hook or a writer that would
 // have gone through a moment later.
 func execOpening(c *sql.DB, q string) error {
-	delay := 5 * time.Millisecond
-	deadline := time.Now().Add(busyTimeout)
-	for {
+	ctx, cancel := context.WithTimeout(context.Background(), busyTimeout)
+	defer cancel()
+	return whileBusy(ctx, func() error {
 		_, err := c.Exec(q)
-		if err == nil || !isBusy(err) || time.Now().After(deadline) {
-			return err
-		}
-		time.Sleep(delay)
-		delay = min(delay*2, 500*time.Millisecond)
-	}
+		return err
+	})
 }
 
 // Open creates the file (0600) if needed, configures it and applies
@@ -297,18 +293,30 @@ func (db *DB) prepareHot() error {
 // busy_timeout for another process's lock; past that, it retries with
 // backoff until ctx ends, so concurrent writers queue instead of failing.
 func (db *DB) beginWrite(ctx context.Context) (*Tx, error) {
+	var tx *sql.Tx
+	err := whileBusy(ctx, func() (err error) {
+		tx, err = db.write.BeginTx(ctx, nil)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("begin: %w", err)
+	}
+	return &Tx{Tx: tx, db: db, now: db.now()}, nil
+}
+
+// whileBusy runs fn again, with backoff, while it fails because another
+// process holds the database busy, until ctx ends; it returns fn's last
+// error.
+func whileBusy(ctx context.Context, fn func() error) error {
 	delay := 5 * time.Millisecond
 	for {
-		tx, err := db.write.BeginTx(ctx, nil)
-		if err == nil {
-			return &Tx{Tx: tx, db: db, now: db.now()}, nil
-		}
-		if !isBusy(err) {
-			return nil, fmt.Errorf("begin: %w", err)
+		err := fn()
+		if err == nil || !isBusy(err) {
+			return err
 		}
 		select {
 		case <-ctx.Done():
-			return nil, fmt.Errorf("begin: %w", err)
+			return err
 		case <-time.After(delay):
 		}
 		delay = min(delay*2, 500*time.Millisecond)
