@@ -43,7 +43,7 @@ func cacheHead(n int) []byte {
 	copy(h, cacheMagic)
 	binary.LittleEndian.PutUint32(h[8:], cacheVersion)
 	*(*uint32)(unsafe.Pointer(&h[12])) = cacheBOM // native order
-	sum, _ := hex.DecodeString(weightSum) // TestWeightSumMatchesFile: it is hex
+	sum, _ := hex.DecodeString(weightSum)         // TestWeightSumMatchesFile: it is hex
 	copy(h[16:48], sum)
 	binary.LittleEndian.PutUint64(h[48:], uint64(n))
 	return h
