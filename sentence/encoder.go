@@ -28,8 +28,10 @@ const ModelName = "use-lite-int8-v1"
 var (
 	//go:embed model/use-lite.bin
 	weightFile []byte
-	//go:embed model/vocab.json
-	vocabFile []byte
+	// vocab.json as the tokenizer reads it (vocab_table.go); the tests
+	// embed vocab.json itself.
+	//go:embed model/vocab.bin
+	vocabTableFile []byte
 )
 
 // Encoder is a recall.Embedder over the embedded model. The model is
@@ -72,21 +74,12 @@ func (e *Encoder) Dim() int { return Dim }
 // Load decodes the embedded weights if that has not happened yet.
 func (e *Encoder) Load() error {
 	e.once.Do(func() {
-		// The vocabulary and the weights are independent: read them on
-		// two cores, since a search process waits for both.
-		var tokErr error
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			e.tok, tokErr = NewTokenizer(vocabFile)
-		}()
 		var w map[string]Tensor
 		if w, e.err = e.loadWeights(); e.err == nil {
 			e.model, e.err = NewModel(w)
 		}
-		<-done
 		if e.err == nil {
-			e.err = tokErr
+			e.tok, e.err = newTableTokenizer(vocabTableFile)
 		}
 		if e.err != nil {
 			e.err = recall.Errorf(recall.EINTERNAL, "The built-in sentence encoder cannot load its weights (%v); the binary is damaged: reinstall recall, or set [retrieval] embedder = \"hashing\".", e.err)
