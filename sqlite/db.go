@@ -42,10 +42,13 @@ type DB struct {
 	write *sql.DB // one connection: SQLite has one writer at a time anyway
 	read  *sql.DB // a pool of query-only connections
 
-	// hot holds statements prepared once on the writer connection when the
-	// store opens, for the statements every write runs: preparing compiles
-	// the FTS triggers too, which costs as much as the insert itself.
-	hot map[string]*sql.Stmt
+	// hot holds statements prepared once on the writer connection, for
+	// the statements every write of a memory runs: preparing compiles the
+	// FTS triggers too, which costs as much as the insert itself. They
+	// are prepared when a write first needs one (that transaction
+	// prepares its own copy) and kept from the next write on, so that a
+	// process that writes no memory (a search, a hook) prepares none.
+	hot hotStmts
 
 	vectors *VectorService // set by NewVectorService; embeds after each write
 
@@ -126,10 +129,6 @@ func (db *DB) Open() (err error) {
 		return err
 	}
 	if err := db.openWriter(); err != nil {
-		return err
-	}
-	if err := db.prepareHot(); err != nil {
-		db.write.Close()
 		return err
 	}
 	if db.read, err = sql.Open("sqlite", dsn(db.Path, append(commonPragmas(), "query_only(1)"), "")); err != nil {
@@ -242,7 +241,7 @@ func (tx *Tx) prepare(ctx context.Context, query string) (*sql.Stmt, error) {
 	}
 	var st *sql.Stmt
 	var err error
-	if hot, ok := tx.db.hot[query]; ok {
+	if hot := tx.db.hot.get(query); hot != nil {
 		st = tx.StmtContext(ctx, hot)
 	} else {
 		st, err = tx.PrepareContext(ctx, query)
@@ -276,23 +275,12 @@ func (tx *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *s
 	return st.QueryRowContext(ctx, args...)
 }
 
-// prepareHot prepares hotStatements on the writer connection.
-func (db *DB) prepareHot() error {
-	db.hot = make(map[string]*sql.Stmt, len(hotStatements))
-	for _, q := range hotStatements {
-		st, err := db.write.Prepare(q)
-		if err != nil {
-			return fmt.Errorf("prepare: %w", err)
-		}
-		db.hot[q] = st
-	}
-	return nil
-}
 
 // beginWrite starts an immediate transaction on the writer. SQLite waits
 // busy_timeout for another process's lock; past that, it retries with
 // backoff until ctx ends, so concurrent writers queue instead of failing.
 func (db *DB) beginWrite(ctx context.Context) (*Tx, error) {
+	db.hot.prepareWanted(ctx, db.write)
 	var tx *sql.Tx
 	err := whileBusy(ctx, func() (err error) {
 		tx, err = db.write.BeginTx(ctx, nil)
