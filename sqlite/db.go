@@ -275,7 +275,6 @@ func (tx *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *s
 	return st.QueryRowContext(ctx, args...)
 }
 
-
 // beginWrite starts an immediate transaction on the writer. SQLite waits
 // busy_timeout for another process's lock; past that, it retries with
 // backoff until ctx ends, so concurrent writers queue instead of failing.
