@@ -128,12 +128,22 @@ func (db *DB) Open() (err error) {
 	if err := db.create(); err != nil {
 		return err
 	}
-	if err := db.openWriter(); err != nil {
+	if err := db.openWriterPool(); err != nil {
 		return err
 	}
 	if db.read, err = sql.Open("sqlite", dsn(db.Path, append(commonPragmas(), "query_only(1)"), "")); err != nil {
 		db.write.Close()
 		return fmt.Errorf("sqlite: open readers: %w", err)
+	}
+	// A store that is current needs nothing from the writer: a reader
+	// (which the process's reads then reuse) checks that, and the writer
+	// connects on the first write, if any. A search opened, configured and
+	// closed a writer connection it never used (parsing the schema on it).
+	if !db.current(context.Background()) {
+		if err := db.setUpWriter(); err != nil {
+			db.read.Close()
+			return err
+		}
 	}
 	readers := max(4, runtime.GOMAXPROCS(0))
 	db.read.SetMaxOpenConns(readers)
@@ -174,11 +184,25 @@ func commonPragmas() []string {
 // openWriter opens the writer connection, sets the journal and applies
 // the migrations.
 func (db *DB) openWriter() (err error) {
+	if err := db.openWriterPool(); err != nil {
+		return err
+	}
+	return db.setUpWriter()
+}
+
+// openWriterPool makes the writer's pool; it connects on first use.
+func (db *DB) openWriterPool() (err error) {
 	if db.write, err = sql.Open("sqlite", dsn(db.Path, commonPragmas(), "immediate")); err != nil {
 		return fmt.Errorf("sqlite: open writer: %w", err)
 	}
 	db.write.SetMaxOpenConns(1)
 	db.write.SetConnMaxIdleTime(0)
+	return nil
+}
+
+// setUpWriter sets the journal and applies the migrations on the writer,
+// closing it on failure.
+func (db *DB) setUpWriter() error {
 	if err := db.setJournal(); err != nil {
 		db.write.Close()
 		return fmt.Errorf("sqlite: open %s: %w", db.Path, err)

@@ -56,6 +56,44 @@ func (db *DB) migrate(ctx context.Context) error {
 	return nil
 }
 
+// current reports, from a reader, whether the store is in WAL mode and
+// has every migration this binary knows and none it does not: then
+// opening it needs neither the journal settings nor the migrations on the
+// writer. Any doubt (an error, a busy database, a new file) answers false,
+// and the writer's path decides as before.
+func (db *DB) current(ctx context.Context) bool {
+	var mode string
+	if err := db.read.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode); err != nil || !strings.EqualFold(mode, "wal") {
+		return false
+	}
+	names, err := fs.Glob(migrationFS, "migrations/*.sql")
+	if err != nil {
+		return false
+	}
+	rows, err := db.read.QueryContext(ctx, `SELECT name FROM migrations`)
+	if err != nil {
+		return false
+	}
+	applied := map[string]bool{}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			rows.Close()
+			return false
+		}
+		applied[name] = true
+	}
+	if rows.Close() != nil || rows.Err() != nil || len(applied) != len(names) {
+		return false
+	}
+	for _, n := range names {
+		if !applied[n] {
+			return false
+		}
+	}
+	return true
+}
+
 func (db *DB) migrateFile(ctx context.Context, name string) error {
 	return db.update(ctx, func(tx *Tx) error {
 		var n int
