@@ -38,6 +38,10 @@ type DB struct {
 	Redactor recall.Redactor
 	// MaxContentBytes caps content size; 0 means DefaultMaxContentBytes.
 	MaxContentBytes int
+	// ForWrite sets the writer up when the store opens, for a caller
+	// that is about to write; otherwise a reader checks whether the store
+	// is current and the writer connects at the first write.
+	ForWrite bool
 
 	write *sql.DB // one connection: SQLite has one writer at a time anyway
 	read  *sql.DB // a pool of query-only connections
@@ -139,7 +143,9 @@ func (db *DB) Open() (err error) {
 	// (which the process's reads then reuse) checks that, and the writer
 	// connects on the first write, if any. A search opened, configured and
 	// closed a writer connection it never used (parsing the schema on it).
-	if !db.current(context.Background()) {
+	// A caller about to write sets the writer up at once instead, as
+	// before: checking from a reader would connect one it may not need.
+	if db.ForWrite || !db.current(context.Background()) {
 		if err := db.setUpWriter(); err != nil {
 			db.read.Close()
 			return err

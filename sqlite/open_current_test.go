@@ -51,6 +51,18 @@ func TestOpen_CurrentStoreConnectsNoWriter(t *testing.T) {
 	if err := db.write.QueryRow(`PRAGMA foreign_keys`).Scan(&fk); err != nil || fk != 1 {
 		t.Fatalf("the writer connected later lacks its settings: foreign_keys %d (%v)", fk, err)
 	}
+
+	// A caller about to write has the writer set up at once, and no
+	// reader connected for the check.
+	w := NewDB(path)
+	w.ForWrite = true
+	if err := w.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if nw, nr := w.write.Stats().OpenConnections, w.read.Stats().OpenConnections; nw != 1 || nr != 0 {
+		t.Fatalf("opened for a write: %d writers and %d readers connected, want 1 and 0", nw, nr)
+	}
 }
 
 func TestOpen_StoreNotInWALIsSetUp(t *testing.T) {
