@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"embed"
 	"fmt"
 	"io/fs"
@@ -28,20 +29,10 @@ func (db *DB) migrate(ctx context.Context) error {
 	sort.Strings(names)
 	// Every process opens the store (a hook, each CLI call): read what is
 	// applied in one query and take the write lock only for what is not.
-	applied := map[string]bool{}
-	rows, err := db.write.QueryContext(ctx, `SELECT name FROM migrations`)
+	applied, err := appliedMigrations(ctx, db.write)
 	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			rows.Close()
-			return fmt.Errorf("migrate: %w", err)
-		}
-		applied[name] = true
-	}
-	rows.Close()
 	if err := knownMigrations(applied, names); err != nil {
 		return err
 	}
@@ -70,20 +61,8 @@ func (db *DB) current(ctx context.Context) bool {
 	if err != nil {
 		return false
 	}
-	rows, err := db.read.QueryContext(ctx, `SELECT name FROM migrations`)
-	if err != nil {
-		return false
-	}
-	applied := map[string]bool{}
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			rows.Close()
-			return false
-		}
-		applied[name] = true
-	}
-	if rows.Close() != nil || rows.Err() != nil || len(applied) != len(names) {
+	applied, err := appliedMigrations(ctx, db.read)
+	if err != nil || len(applied) != len(names) {
 		return false
 	}
 	for _, n := range names {
@@ -92,6 +71,24 @@ func (db *DB) current(ctx context.Context) bool {
 		}
 	}
 	return true
+}
+
+// appliedMigrations reads the names in the migrations table.
+func appliedMigrations(ctx context.Context, c *sql.DB) (map[string]bool, error) {
+	rows, err := c.QueryContext(ctx, `SELECT name FROM migrations`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	applied := map[string]bool{}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return nil, err
+		}
+		applied[name] = true
+	}
+	return applied, rows.Err()
 }
 
 func (db *DB) migrateFile(ctx context.Context, name string) error {
