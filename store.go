@@ -64,6 +64,10 @@ type StoreOptions struct {
 	Redactor Redactor
 	// Embedding attaches vectors; nil opens the store without them.
 	Embedding *EmbeddingOptions
+	// ForWrite says the caller opens the store to write to it (a hook, a
+	// put): a backend may set up its writer at once. Otherwise it may
+	// defer that to the first write, which a search never makes.
+	ForWrite bool
 }
 
 // EmbeddingOptions says how a store embeds what is written to it.

@@ -152,7 +152,7 @@ func (e *Engine) OpenAt(ctx context.Context, loc *Location, o OpenOptions) error
 	if err != nil {
 		return err
 	}
-	st, err := e.parts.Backend.OpenStore(loc.DBPath(), recall.StoreOptions{MaxContentBytes: cfg.Limits.MaxContentBytes, Redactor: red, Embedding: emb})
+	st, err := e.parts.Backend.OpenStore(loc.DBPath(), recall.StoreOptions{MaxContentBytes: cfg.Limits.MaxContentBytes, Redactor: red, Embedding: emb, ForWrite: o.Create})
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,8 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -26,19 +28,28 @@ const ModelName = "use-lite-int8-v1"
 var (
 	//go:embed model/use-lite.bin
 	weightFile []byte
-	//go:embed model/vocab.json
-	vocabFile []byte
+	// vocab.json as the tokenizer reads it (vocab_table.go); the tests
+	// embed vocab.json itself.
+	//go:embed model/vocab.bin
+	vocabTableFile []byte
 )
 
 // Encoder is a recall.Embedder over the embedded model. The model is
 // decoded on first use, once per process, so that commands that never
 // embed do not pay for it. It is safe for concurrent use.
 type Encoder struct {
-	once   sync.Once
-	loaded atomic.Bool
-	err    error
-	tok    *Tokenizer
-	model  *Model
+	// CacheDir is where the decoded layers are kept between processes
+	// (see cache.go); "" keeps none, except for Default's encoder, which
+	// uses the user's cache directory. Set it before the first use.
+	CacheDir string
+
+	once      sync.Once
+	loaded    atomic.Bool
+	userCache bool // CacheDir "" means the user's cache directory
+	cached    bool // the layers were mapped from the cache
+	err       error
+	tok       *Tokenizer
+	model     *Model
 }
 
 var _ recall.Embedder = (*Encoder)(nil)
@@ -49,7 +60,7 @@ var inPlace = map[string]bool{"emb": true}
 
 // shared is the process's one encoder: the decoded weights take about
 // 20 MB, so every store and command shares them.
-var shared = &Encoder{}
+var shared = &Encoder{userCache: true}
 
 // Default returns the process-wide encoder.
 func Default() *Encoder { return shared }
@@ -63,25 +74,12 @@ func (e *Encoder) Dim() int { return Dim }
 // Load decodes the embedded weights if that has not happened yet.
 func (e *Encoder) Load() error {
 	e.once.Do(func() {
-		// The vocabulary and the weights are independent: read them on
-		// two cores, since a search process waits for both.
-		var tokErr error
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			e.tok, tokErr = NewTokenizer(vocabFile)
-		}()
-		// Every decoded value came from at least one byte of the file:
-		// a block of len(weightFile) values holds them all. It lives as
-		// long as e, which alone reaches the model.
-		sl := newSlab(len(weightFile), e)
 		var w map[string]Tensor
-		if w, e.err = decodeWeights(weightFile, inPlace, sl.take, runtime.GOMAXPROCS(0)); e.err == nil {
+		if w, e.err = e.loadWeights(); e.err == nil {
 			e.model, e.err = NewModel(w)
 		}
-		<-done
 		if e.err == nil {
-			e.err = tokErr
+			e.tok, e.err = newTableTokenizer(vocabTableFile)
 		}
 		if e.err != nil {
 			e.err = recall.Errorf(recall.EINTERNAL, "The built-in sentence encoder cannot load its weights (%v); the binary is damaged: reinstall recall, or set [retrieval] embedder = \"hashing\".", e.err)
@@ -89,6 +87,55 @@ func (e *Encoder) Load() error {
 		e.loaded.Store(true)
 	})
 	return e.err
+}
+
+// loadWeights maps the decoded layers from the cache file, or decodes
+// them and writes that file for the next process.
+func (e *Encoder) loadWeights() (map[string]Tensor, error) {
+	path := e.cachePath()
+	if path != "" {
+		if m, err := mapFile(path); err == nil {
+			c := &cacheAlloc{vals: cacheValues(m)}
+			w, err := decodeWeights(weightFile, inPlace, c.take, 1, true)
+			if err == nil && c.used() {
+				e.cached = true
+				// The mapping lives as long as e, which alone reaches the model.
+				runtime.AddCleanup(e, unmapFile, m)
+				return w, nil
+			}
+			unmapFile(m)
+		}
+	}
+	// Every decoded value came from at least one byte of the file:
+	// a block of len(weightFile) values holds them all. It lives as
+	// long as e, which alone reaches the model.
+	sl := newSlab(len(weightFile), e)
+	w, err := decodeWeights(weightFile, inPlace, sl.take, runtime.GOMAXPROCS(0), false)
+	if err == nil && path != "" && !sl.spilled {
+		// A cache that cannot be written (read-only home, full disk)
+		// only means the next process decodes again.
+		_ = writeCache(path, sl.buf[:sl.off])
+	}
+	return w, err
+}
+
+// cachePath is the weight cache file, or "" for none.
+func (e *Encoder) cachePath() string {
+	if !cacheSupported {
+		return ""
+	}
+	dir := e.CacheDir
+	if dir == "" && e.userCache {
+		base, err := os.UserCacheDir()
+		if err != nil {
+			return ""
+		}
+		dir = filepath.Join(base, "recall")
+	}
+	if dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, cacheName())
 }
 
 // Loaded reports whether the weights have been decoded (or tried to be).

@@ -62,14 +62,7 @@ func TestVocabScannerRejectsDamage(t *testing.T) {
 // from DecodeWeights, which decodes every tensor: every vector of the
 // reference sentences must be bit for bit the same.
 func TestLoadMatchesDecodedWeights(t *testing.T) {
-	w, err := DecodeWeights(weightFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	old, err := NewModel(w)
-	if err != nil {
-		t.Fatal(err)
-	}
+	old := decodedModel(t)
 	if old.emb.data == nil {
 		t.Fatal("DecodeWeights kept the embedding table in place")
 	}

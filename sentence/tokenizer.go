@@ -26,9 +26,19 @@ const unknownID = 0
 // by a piece's UTF-16 length, and runs of unknown characters collapse
 // into one unknown id.
 type Tokenizer struct {
-	pieces map[string]piece
-	width  []int // per id: the piece's length in UTF-16 units
-	maxLen int   // longest piece, in runes
+	pieces map[string]piece // built from vocab.json, or
+	table  *vocabTable      // read in place from the vocabulary table
+	width  []int            // per id: the piece's length in UTF-16 units
+	maxLen int              // longest piece, in runes
+}
+
+// lookup finds a piece of the vocabulary.
+func (t *Tokenizer) lookup(s string) (piece, bool) {
+	if t.table != nil {
+		return t.table.lookup(s)
+	}
+	p, ok := t.pieces[s]
+	return p, ok
 }
 
 type piece struct {
@@ -83,7 +93,7 @@ func (t *Tokenizer) Encode(text string) []int {
 		b.Reset()
 		for l := 1; l <= t.maxLen && i+l <= n; l++ {
 			b.WriteRune(runes[i+l-1])
-			if p, ok := t.pieces[b.String()]; ok {
+			if p, ok := t.lookup(b.String()); ok {
 				ending[i+l] = append(ending[i+l], candidate{start: i, piece: p})
 				found = true
 			}

@@ -101,7 +101,7 @@ func EncodeWeights(tensors []Tensor) []byte {
 
 // DecodeWeights reads a weight file into float32 tensors by name.
 func DecodeWeights(b []byte) (map[string]Tensor, error) {
-	return decodeWeights(b, nil, nil, 1)
+	return decodeWeights(b, nil, nil, 1, false)
 }
 
 // decodeWeights reads a weight file; the int8 tensors inPlace names are
@@ -109,8 +109,10 @@ func DecodeWeights(b []byte) (map[string]Tensor, error) {
 // its rows are read. b must then stay unchanged while they are in use
 // (the embedded file is read-only). Decoded tensors take their memory
 // from alloc, or from the heap when it is nil, and are dequantised on
-// workers goroutines once the file is parsed.
-func decodeWeights(b []byte, inPlace map[string]bool, alloc func(n int) []float32, workers int) (map[string]Tensor, error) {
+// workers goroutines once the file is parsed. With filled, alloc hands
+// out values decoded already (a weight cache): they are only checked, at
+// each tensor's first and last row, against b.
+func decodeWeights(b []byte, inPlace map[string]bool, alloc func(n int) []float32, workers int, filled bool) (map[string]Tensor, error) {
 	if alloc == nil {
 		alloc = func(n int) []float32 { return make([]float32, n) }
 	}
@@ -143,15 +145,23 @@ func decodeWeights(b []byte, inPlace map[string]bool, alloc func(n int) []float3
 			return nil, fmt.Errorf("weight file truncated at tensor %q: regenerate it with `go generate ./sentence`", name)
 		}
 		switch form {
-		case FormFloat32:
-			t.Data = alloc(size)
-			for i := range t.Data {
-				t.Data[i] = math.Float32frombits(r.u32())
+		case FormFloat32, FormFloat16:
+			width := 4
+			if form == FormFloat16 {
+				width = 2
 			}
-		case FormFloat16:
-			t.Data = alloc(size)
+			raw := r.bytes(size * width)
+			if t.Data = alloc(size); len(t.Data) != size {
+				return nil, errCacheSize
+			}
+			if filled {
+				if !floatsMatch(t.Data, raw, form) {
+					return nil, fmt.Errorf("weight cache differs from the weights at tensor %q", name)
+				}
+				break
+			}
 			for i := range t.Data {
-				t.Data[i] = fromHalf(r.u16())
+				t.Data[i] = floatAt(raw, i, form)
 			}
 		case FormInt8Row, FormInt8Col:
 			n := t.Rows()
@@ -164,8 +174,15 @@ func decodeWeights(b []byte, inPlace map[string]bool, alloc func(n int) []float3
 			}
 			t.q = r.bytes(size)
 			if !inPlace[name] {
-				t.Data = alloc(size)
-				work = splitDequant(work, t.Data, t.q, t.scales, t.Cols(), form)
+				if t.Data = alloc(size); len(t.Data) != size {
+					return nil, errCacheSize
+				}
+				if filled && !rowsMatch(t) {
+					return nil, fmt.Errorf("weight cache differs from the weights at tensor %q", name)
+				}
+				if !filled {
+					work = splitDequant(work, t.Data, t.q, t.scales, t.Cols(), form)
+				}
 				t.q, t.scales = nil, nil
 			}
 		default:
@@ -178,6 +195,51 @@ func decodeWeights(b []byte, inPlace map[string]bool, alloc func(n int) []float3
 	}
 	runDequant(work, workers)
 	return out, nil
+}
+
+// floatAt is value i of a float32 or float16 tensor's bytes.
+func floatAt(raw []byte, i int, form byte) float32 {
+	if form == FormFloat16 {
+		return fromHalf(binary.LittleEndian.Uint16(raw[2*i:]))
+	}
+	return math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
+}
+
+// floatsMatch checks a cached float tensor against the file at its first
+// and last values.
+func floatsMatch(data []float32, raw []byte, form byte) bool {
+	for _, i := range []int{0, len(data) - 1} {
+		if i >= 0 && math.Float32bits(data[i]) != math.Float32bits(floatAt(raw, i, form)) {
+			return false
+		}
+	}
+	return true
+}
+
+// rowsMatch checks a cached int8 tensor (t.Data from the cache, t.q and
+// t.scales from the file) at its first and last row, dequantised as Load
+// does: a cache of other weights, or one damaged at either end, fails.
+func rowsMatch(t Tensor) bool {
+	cols := t.Cols()
+	if cols == 0 || len(t.q) == 0 {
+		return true
+	}
+	rows := len(t.q) / cols
+	row := make([]float32, cols)
+	for _, r := range []int{0, rows - 1} {
+		lo := r * cols
+		scales := t.scales
+		if t.Form != FormInt8Col {
+			scales = t.scales[r : r+1]
+		}
+		dequantise(row, t.q[lo:lo+cols], scales, cols, t.Form)
+		for i, v := range row {
+			if math.Float32bits(v) != math.Float32bits(t.Data[lo+i]) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // dequantise writes q's values times their scales into dst, a row at a

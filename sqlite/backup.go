@@ -84,11 +84,14 @@ func checkCopy(ctx context.Context, path string) (BackupCounts, error) {
 	if err := c.Check(ctx); err != nil {
 		return BackupCounts{}, err
 	}
-	counts, err := countRows(ctx, c.write) // the readers stay unopened, so the journal can change
+	counts, err := countRows(ctx, c.write)
 	if err != nil {
 		return counts, err
 	}
-	// Leave a single file: fold the WAL back in and leave WAL mode.
+	// Leave a single file: fold the WAL back in and leave WAL mode, which
+	// needs every other connection closed. Opening may have left a reader
+	// idle (it checks from one whether the copy is current).
+	c.read.SetMaxIdleConns(0)
 	if _, err := c.write.ExecContext(ctx, `PRAGMA journal_mode = DELETE`); err != nil {
 		return counts, err
 	}

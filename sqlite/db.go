@@ -38,14 +38,21 @@ type DB struct {
 	Redactor recall.Redactor
 	// MaxContentBytes caps content size; 0 means DefaultMaxContentBytes.
 	MaxContentBytes int
+	// ForWrite sets the writer up when the store opens, for a caller
+	// that is about to write; otherwise a reader checks whether the store
+	// is current and the writer connects at the first write.
+	ForWrite bool
 
 	write *sql.DB // one connection: SQLite has one writer at a time anyway
 	read  *sql.DB // a pool of query-only connections
 
-	// hot holds statements prepared once on the writer connection when the
-	// store opens, for the statements every write runs: preparing compiles
-	// the FTS triggers too, which costs as much as the insert itself.
-	hot map[string]*sql.Stmt
+	// hot holds statements prepared once on the writer connection, for
+	// the statements every write of a memory runs: preparing compiles the
+	// FTS triggers too, which costs as much as the insert itself. They
+	// are prepared when a write first needs one (that transaction
+	// prepares its own copy) and kept from the next write on, so that a
+	// process that writes no memory (a search, a hook) prepares none.
+	hot hotStmts
 
 	vectors *VectorService // set by NewVectorService; embeds after each write
 
@@ -125,16 +132,24 @@ func (db *DB) Open() (err error) {
 	if err := db.create(); err != nil {
 		return err
 	}
-	if err := db.openWriter(); err != nil {
-		return err
-	}
-	if err := db.prepareHot(); err != nil {
-		db.write.Close()
+	if err := db.openWriterPool(); err != nil {
 		return err
 	}
 	if db.read, err = sql.Open("sqlite", dsn(db.Path, append(commonPragmas(), "query_only(1)"), "")); err != nil {
 		db.write.Close()
 		return fmt.Errorf("sqlite: open readers: %w", err)
+	}
+	// A store that is current needs nothing from the writer: a reader
+	// (which the process's reads then reuse) checks that, and the writer
+	// connects on the first write, if any. A search opened, configured and
+	// closed a writer connection it never used (parsing the schema on it).
+	// A caller about to write sets the writer up at once instead, as
+	// before: checking from a reader would connect one it may not need.
+	if db.ForWrite || !db.current(context.Background()) {
+		if err := db.setUpWriter(); err != nil {
+			db.read.Close()
+			return err
+		}
 	}
 	readers := max(4, runtime.GOMAXPROCS(0))
 	db.read.SetMaxOpenConns(readers)
@@ -175,11 +190,25 @@ func commonPragmas() []string {
 // openWriter opens the writer connection, sets the journal and applies
 // the migrations.
 func (db *DB) openWriter() (err error) {
+	if err := db.openWriterPool(); err != nil {
+		return err
+	}
+	return db.setUpWriter()
+}
+
+// openWriterPool makes the writer's pool; it connects on first use.
+func (db *DB) openWriterPool() (err error) {
 	if db.write, err = sql.Open("sqlite", dsn(db.Path, commonPragmas(), "immediate")); err != nil {
 		return fmt.Errorf("sqlite: open writer: %w", err)
 	}
 	db.write.SetMaxOpenConns(1)
 	db.write.SetConnMaxIdleTime(0)
+	return nil
+}
+
+// setUpWriter sets the journal and applies the migrations on the writer,
+// closing it on failure.
+func (db *DB) setUpWriter() error {
 	if err := db.setJournal(); err != nil {
 		db.write.Close()
 		return fmt.Errorf("sqlite: open %s: %w", db.Path, err)
@@ -242,7 +271,7 @@ func (tx *Tx) prepare(ctx context.Context, query string) (*sql.Stmt, error) {
 	}
 	var st *sql.Stmt
 	var err error
-	if hot, ok := tx.db.hot[query]; ok {
+	if hot := tx.db.hot.get(query); hot != nil {
 		st = tx.StmtContext(ctx, hot)
 	} else {
 		st, err = tx.PrepareContext(ctx, query)
@@ -276,23 +305,11 @@ func (tx *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *s
 	return st.QueryRowContext(ctx, args...)
 }
 
-// prepareHot prepares hotStatements on the writer connection.
-func (db *DB) prepareHot() error {
-	db.hot = make(map[string]*sql.Stmt, len(hotStatements))
-	for _, q := range hotStatements {
-		st, err := db.write.Prepare(q)
-		if err != nil {
-			return fmt.Errorf("prepare: %w", err)
-		}
-		db.hot[q] = st
-	}
-	return nil
-}
-
 // beginWrite starts an immediate transaction on the writer. SQLite waits
 // busy_timeout for another process's lock; past that, it retries with
 // backoff until ctx ends, so concurrent writers queue instead of failing.
 func (db *DB) beginWrite(ctx context.Context) (*Tx, error) {
+	db.hot.prepareWanted(ctx, db.write)
 	var tx *sql.Tx
 	err := whileBusy(ctx, func() (err error) {
 		tx, err = db.write.BeginTx(ctx, nil)

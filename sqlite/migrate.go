@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"embed"
 	"fmt"
 	"io/fs"
@@ -28,20 +29,10 @@ func (db *DB) migrate(ctx context.Context) error {
 	sort.Strings(names)
 	// Every process opens the store (a hook, each CLI call): read what is
 	// applied in one query and take the write lock only for what is not.
-	applied := map[string]bool{}
-	rows, err := db.write.QueryContext(ctx, `SELECT name FROM migrations`)
+	applied, err := appliedMigrations(ctx, db.write)
 	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			rows.Close()
-			return fmt.Errorf("migrate: %w", err)
-		}
-		applied[name] = true
-	}
-	rows.Close()
 	if err := knownMigrations(applied, names); err != nil {
 		return err
 	}
@@ -54,6 +45,50 @@ func (db *DB) migrate(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// current reports, from a reader, whether the store is in WAL mode and
+// has every migration this binary knows and none it does not: then
+// opening it needs neither the journal settings nor the migrations on the
+// writer. Any doubt (an error, a busy database, a new file) answers false,
+// and the writer's path decides as before.
+func (db *DB) current(ctx context.Context) bool {
+	var mode string
+	if err := db.read.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode); err != nil || !strings.EqualFold(mode, "wal") {
+		return false
+	}
+	names, err := fs.Glob(migrationFS, "migrations/*.sql")
+	if err != nil {
+		return false
+	}
+	applied, err := appliedMigrations(ctx, db.read)
+	if err != nil || len(applied) != len(names) {
+		return false
+	}
+	for _, n := range names {
+		if !applied[n] {
+			return false
+		}
+	}
+	return true
+}
+
+// appliedMigrations reads the names in the migrations table.
+func appliedMigrations(ctx context.Context, c *sql.DB) (map[string]bool, error) {
+	rows, err := c.QueryContext(ctx, `SELECT name FROM migrations`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	applied := map[string]bool{}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return nil, err
+		}
+		applied[name] = true
+	}
+	return applied, rows.Err()
 }
 
 func (db *DB) migrateFile(ctx context.Context, name string) error {

@@ -55,6 +55,7 @@ func OpenStore(path string, o recall.StoreOptions) (*Store, error) {
 	db := NewDB(path)
 	db.MaxContentBytes = o.MaxContentBytes
 	db.Redactor = o.Redactor
+	db.ForWrite = o.ForWrite
 	if err := db.Open(); err != nil {
 		return nil, err
 	}

@@ -51,6 +51,9 @@ func usagef(format string, args ...any) error {
 // message on stderr.
 func (a *app) execute(ctx context.Context, args []string) int {
 	root := a.rootCommand()
+	if completing(args) {
+		a.registerCompletions(root)
+	}
 	root.SetArgs(args)
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)
@@ -126,7 +129,6 @@ store ($XDG_DATA_HOME/recall). Run 'recall where' to see which one is used.`,
 	})
 	root.AddCommand(a.commands()...)
 	groupCommands(root)
-	a.registerCompletions(root)
 	// Unknown commands and bad arguments are usage errors.
 	for _, c := range root.Commands() {
 		wrapArgs(c)

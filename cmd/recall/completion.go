@@ -7,6 +7,14 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// completing reports whether args ask for shell completions (the shell
+// scripts call 'recall __complete …'): only then does execute register
+// them, since walking every command's flags for it cost a hook or a
+// search a few hundred microseconds for nothing.
+func completing(args []string) bool {
+	return len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd)
+}
+
 // registerCompletions makes the shell complete what the store holds, not
 // only command and flag names: memory keys for the commands that take
 // ID|KEY, and the values of --collection, --tags and --session.
