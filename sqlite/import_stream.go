@@ -51,6 +51,7 @@ func (s *MemoryService) ImportMemoryStream(ctx context.Context, ms iter.Seq2[*re
 	if err != nil {
 		return nil, err
 	}
+	s.db.mergeFTSAfterImport(ctx, res.Added+res.Updated)
 	return res, nil
 }
 

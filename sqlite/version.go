@@ -174,6 +174,7 @@ func (s *MemoryService) ImportMemories(ctx context.Context, ms []*recall.Memory)
 	if err != nil {
 		return nil, err
 	}
+	s.db.mergeFTSAfterImport(ctx, res.Added+res.Updated)
 	return res, nil
 }
 

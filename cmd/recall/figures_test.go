@@ -33,9 +33,10 @@ const figuresEnv = "RECALL_FIGURES_STORE"
 // /proc/PID/schedstat (the server on this machine), which a busy machine
 // inflates less than wall time. RECALL_FIGURES_QUERIES sets how many
 // questions (100), RECALL_FIGURES_MEMORIES the store's size (100,000:
-// the questions and their targets depend on it), and RECALL_FIGURES_IDS
-// a file to write each answer's ids to, to compare rankings across
-// changes.
+// the questions and their targets depend on it), RECALL_FIGURES_IDS
+// a file to write each answer's ids and scores to, to compare rankings
+// across changes, and RECALL_FIGURES_MODES the modes to ask (hybrid,bm25),
+// so that a CPU profile (go test -cpuprofile) can hold one mode alone.
 func TestSearchFigures(t *testing.T) {
 	dir := os.Getenv(figuresEnv)
 	if dir == "" {
@@ -62,6 +63,9 @@ func TestSearchFigures(t *testing.T) {
 		return a.eng.Searcher().Search(ctx, recall.SearchQuery{Text: qs[q], Limit: 10, Mode: mode, Now: now})
 	}
 	modes := []string{recall.ModeHybrid, recall.ModeBM25}
+	if m := os.Getenv("RECALL_FIGURES_MODES"); m != "" {
+		modes = strings.Split(m, ",")
+	}
 	// Warm up: the pool's connections open, the vector index is read.
 	for q := range min(10, queries) {
 		for _, mode := range modes {
@@ -84,7 +88,9 @@ func TestSearchFigures(t *testing.T) {
 			wall, client, srv = append(wall, time.Since(t0)), append(client, processCPU(t)-c0), append(srv, server()-s0)
 			var top []string
 			for _, h := range hits {
-				top = append(top, h.Memory.ID)
+				// The score as Go prints a float64 exactly: two runs
+				// compare equal only when the scores are the same bits.
+				top = append(top, h.Memory.ID+" "+strconv.FormatFloat(h.Score, 'g', -1, 64))
 				if h.Memory.Title == targets[q] {
 					found++
 				}
