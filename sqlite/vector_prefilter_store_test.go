@@ -1,0 +1,138 @@
+package sqlite
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/recall-mem/recall/internal/locomo"
+	"github.com/recall-mem/recall/internal/synth"
+	"github.com/recall-mem/recall/sentence"
+)
+
+// prefilterStoreEnv names a store (its recall.db) with vectors of the
+// built-in encoder: TestPrefilter_StoreOverlap then measures, for several
+// prefilter sizes, how much of the exact scan's top 10 the prefilter
+// keeps, over the benchmark's questions and, when
+// RECALL_PREFILTER_LOCOMO names the LoCoMo data, its questions. It is
+// skipped otherwise: the figures of docs/performance.md come from it, on
+// a copy of a 100,000-memory store that takes hours to embed.
+const prefilterStoreEnv = "RECALL_PREFILTER_STORE"
+
+func TestPrefilter_StoreOverlap(t *testing.T) {
+	path := os.Getenv(prefilterStoreEnv)
+	if path == "" {
+		t.Skip(prefilterStoreEnv + " names no store")
+	}
+	ctx := context.Background()
+	db := NewDB(path)
+	if err := db.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	e := sentence.Default()
+	vs := NewVectorService(db, e, nil)
+	x, err := vs.refresh(ctx, e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := x.len()
+	var texts []string
+	corpus := synth.New(1, synth.DefaultVocab)
+	for q := range 300 {
+		text, _ := corpus.Query(q, n)
+		texts = append(texts, text)
+	}
+	if p := os.Getenv("RECALL_PREFILTER_LOCOMO"); p != "" {
+		convs, err := locomo.Load(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range convs {
+			for _, q := range c.Questions {
+				texts = append(texts, q.Text)
+			}
+		}
+		texts = texts[:min(len(texts), 600)]
+	}
+	var queries [][]float32
+	for i := 0; i < len(texts); i += 64 {
+		vs, err := e.Embed(ctx, texts[i:min(len(texts), i+64)])
+		if err != nil {
+			t.Fatal(err)
+		}
+		queries = append(queries, vs...)
+	}
+	ms := []int{0, 1000, 2000, 4000, 8000, 16000}
+	if s := os.Getenv("RECALL_PREFILTER_MS"); s != "" {
+		ms = ms[:1]
+		for _, f := range strings.Split(s, ",") {
+			m, _ := strconv.Atoi(f)
+			ms = append(ms, m)
+		}
+	}
+	keep := envKeep()
+	top10 := func(cs []candidate) []int64 {
+		cs = slices.Clone(cs)
+		slices.SortFunc(cs, func(a, b candidate) int {
+			if a.exact != b.exact {
+				return cmp.Compare(b.exact, a.exact)
+			}
+			return cmp.Compare(a.seq, b.seq)
+		})
+		var out []int64
+		for _, c := range cs[:min(10, len(cs))] {
+			out = append(out, c.seq)
+		}
+		return out
+	}
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	var want [][]int64
+	for _, m := range ms {
+		var overlap, worst float64 = 0, 1
+		var cpu []time.Duration
+		for i, q := range queries {
+			c0 := cpuNow()
+			got := top10(x.find(q, keep, m))
+			cpu = append(cpu, cpuNow()-c0)
+			if m == 0 {
+				want = append(want, got)
+				continue
+			}
+			same := 0
+			for _, s := range got {
+				if slices.Contains(want[i], s) {
+					same++
+				}
+			}
+			o := float64(same) / float64(len(want[i]))
+			overlap += o
+			worst = min(worst, o)
+		}
+		slices.Sort(cpu)
+		t.Logf("rows %d, keep %d, m %6d: mean top-10 overlap %.4f (worst %.1f) over %d queries; CPU per search p50 %s p95 %s",
+			n, keep, m, overlap/float64(len(queries)), worst, len(queries), cpu[len(cpu)/2], cpu[len(cpu)*95/100])
+	}
+	fmt.Fprintln(os.Stderr)
+}
+
+func envKeep() int {
+	if k, err := strconv.Atoi(os.Getenv("RECALL_PREFILTER_KEEP")); err == nil {
+		return k
+	}
+	return 64
+}
+
+func cpuNow() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
