@@ -116,10 +116,29 @@ func (x *vectorIndex) indexMean(rows []int) []float32 {
 // them that has none, or whose rows have doubled since the mean was taken
 // (it may be far from theirs). The caller holds the write lock, or the
 // index is not shared yet.
+// An index of sparse rows (the hashing embedder's) keeps none: its
+// queries are sparse too and are scanned exactly (prefilterSize).
 func (x *vectorIndex) ensureCodes() {
-	if n := x.len(); n >= prefilterMinRows && (x.mean == nil || n >= 2*max(x.codedRows, 1)) {
+	if n := x.len(); n >= prefilterMinRows && (x.mean == nil || n >= 2*max(x.codedRows, 1)) && !x.sparseRows() {
 		x.buildCodes()
 	}
+}
+
+// sparseRows reports whether fewer than a third of the components of a
+// sample of the rows (up to 1,024 spread over the index) are non-zero.
+func (x *vectorIndex) sparseRows() bool {
+	n := x.baseLen() + len(x.seqs)
+	step := max(1, n/1024)
+	var nonzero, total int
+	for r := 0; r < n; r += step {
+		for _, b := range x.rowQ8(r) {
+			if b != 0 {
+				nonzero++
+			}
+		}
+		total += x.dim
+	}
+	return nonzero*3 < total
 }
 
 // buildCodes takes the mean of the live rows and codes every row against

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/hashing"
 	"github.com/recall-mem/recall/internal/locomo"
 	"github.com/recall-mem/recall/internal/synth"
 	"github.com/recall-mem/recall/sentence"
@@ -22,7 +24,8 @@ import (
 // prefilter sizes, how much of the exact scan's top 10 the prefilter
 // keeps, over the benchmark's questions and, when
 // RECALL_PREFILTER_LOCOMO names the LoCoMo data, its questions. It is
-// skipped otherwise: the figures of docs/performance.md come from it, on
+// skipped otherwise (RECALL_PREFILTER_EMBEDDER=hashing reads a store of
+// the hashing embedder at 512 dimensions instead): the figures of docs/performance.md come from it, on
 // a copy of a 100,000-memory store that takes hours to embed.
 const prefilterStoreEnv = "RECALL_PREFILTER_STORE"
 
@@ -37,7 +40,10 @@ func TestPrefilter_StoreOverlap(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	e := sentence.Default()
+	var e recall.Embedder = sentence.Default()
+	if os.Getenv("RECALL_PREFILTER_EMBEDDER") == "hashing" {
+		e = hashing.NewHashing(512) // the growth table's vectors (docs/performance.md)
+	}
 	vs := NewVectorService(db, e, nil)
 	x, err := vs.refresh(ctx, e)
 	if err != nil {
@@ -93,6 +99,12 @@ func TestPrefilter_StoreOverlap(t *testing.T) {
 		}
 		return out
 	}
+	nonzero := 0
+	for _, q := range queries {
+		nz, _ := nonZero(q)
+		nonzero += len(nz)
+	}
+	t.Logf("%s, %d dimensions, %.1f non-zero components a query on average", e.Model(), e.Dim(), float64(nonzero)/float64(len(queries)))
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	var want [][]int64

@@ -359,7 +359,7 @@ func TestVectorService_Version2CacheRebuilt(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { db.Close() })
-		vs := NewVectorService(db, spikeEmbedder{}, nil)
+		vs := NewVectorService(db, denseEmbedder{}, nil)
 		vs.Inline = true
 		return db, vs
 	}
@@ -394,7 +394,7 @@ func TestVectorService_Version2CacheRebuilt(t *testing.T) {
 	if y := vs2.index.Load(); y.base != nil {
 		t.Fatal("the version 2 file was used")
 	}
-	y, err := openCache(db.vectorCachePath(), "spike", 8)
+	y, err := openCache(db.vectorCachePath(), "dense", 8)
 	if err != nil {
 		t.Fatalf("the file was not rewritten: %v", err)
 	}
@@ -415,7 +415,7 @@ func TestVerifyVectorCache_FindsWrongCode(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	vs := NewVectorService(db, spikeEmbedder{}, nil)
+	vs := NewVectorService(db, denseEmbedder{}, nil)
 	vs.Inline = true
 	var ms []*recall.Memory
 	for i := 0; i < cacheEvery+10; i++ {
@@ -438,4 +438,56 @@ func TestVerifyVectorCache_FindsWrongCode(t *testing.T) {
 	if err := db.VerifyVectorCache(); err == nil {
 		t.Fatal("a wrong code passed")
 	}
+}
+
+// Sparse rows get no codes, and a sparse query is scanned exactly even
+// where there are codes: the codes rank sparse vectors badly.
+func TestPrefilter_SparseScannedExactly(t *testing.T) {
+	defer func(n int) { prefilterMinRows = n }(prefilterMinRows)
+	prefilterMinRows = 1000
+	rng := rand.New(rand.NewPCG(21, 22))
+	sparse := newVectorIndex("m", 64)
+	for i := 0; i < 5000; i++ {
+		v := make([]float32, 64)
+		for k := 0; k < 10; k++ {
+			v[rng.IntN(64)] = float32(rng.NormFloat64())
+		}
+		sparse.add(int64(i+1), v)
+	}
+	sparse.ensureCodes()
+	if sparse.mean != nil {
+		t.Fatal("codes for sparse rows")
+	}
+	dense, _ := randIndex(rng, 64, 5000)
+	dense.ensureCodes()
+	if dense.mean == nil {
+		t.Fatal("no codes for dense rows")
+	}
+	q := randVec(rng, 64)
+	if m := dense.prefilterSize(q, 64); m == 0 {
+		t.Fatal("a dense query is not prefiltered")
+	}
+	clear(q[:50])
+	if m := dense.prefilterSize(q, 64); m != 0 {
+		t.Fatalf("a query of 14 non-zero components of 64 passes %d rows on", m)
+	}
+}
+
+// denseEmbedder is spikeEmbedder with every component non-zero, so that
+// an index of its vectors keeps codes.
+type denseEmbedder struct{}
+
+func (denseEmbedder) Model() string { return "dense" }
+func (denseEmbedder) Dim() int      { return 8 }
+func (denseEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		n := len(strings.Fields(t))
+		v := make([]float32, 8)
+		for j := range v {
+			v[j] = float32((n*(j+1))%7) - 2.5
+		}
+		out[i] = v
+	}
+	return out, nil
 }
