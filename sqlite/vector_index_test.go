@@ -272,7 +272,7 @@ func BenchmarkVectorIndex_Prefilter(b *testing.B) {
 		for j := range query {
 			query[j] = float32(rng.NormFloat64())
 		}
-		m := max(prefilterPerKeep*64, n/prefilterFraction)
+		m := max(prefilterFloor, prefilterPerKeep*64, n/prefilterFraction)
 		b.Run(fmt.Sprintf("exact/%d", n), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				x.find(query, 64, 0)

@@ -1,9 +1,10 @@
 package sqlite
 
 import (
-	"cmp"
 	"context"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strconv"
@@ -49,6 +50,9 @@ func TestPrefilter_StoreOverlap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if r, err := strconv.Atoi(os.Getenv("RECALL_PREFILTER_REPLICATE")); err == nil && r > 1 {
+		x = replicate(x, r)
+	}
 	n := x.len()
 	var texts []string
 	corpus := synth.New(1, synth.DefaultVocab)
@@ -76,7 +80,7 @@ func TestPrefilter_StoreOverlap(t *testing.T) {
 		}
 		queries = append(queries, vs...)
 	}
-	ms := []int{0, 1000, 2000, 4000, 8000, 16000}
+	ms := []int{0, 1000, 2000, 4000, 8000, 16000, -1} // -1: prefilterSize's
 	if s := os.Getenv("RECALL_PREFILTER_MS"); s != "" {
 		ms = ms[:1]
 		for _, f := range strings.Split(s, ",") {
@@ -85,20 +89,6 @@ func TestPrefilter_StoreOverlap(t *testing.T) {
 		}
 	}
 	keep := envKeep()
-	top10 := func(cs []candidate) []int64 {
-		cs = slices.Clone(cs)
-		slices.SortFunc(cs, func(a, b candidate) int {
-			if a.exact != b.exact {
-				return cmp.Compare(b.exact, a.exact)
-			}
-			return cmp.Compare(a.seq, b.seq)
-		})
-		var out []int64
-		for _, c := range cs[:min(10, len(cs))] {
-			out = append(out, c.seq)
-		}
-		return out
-	}
 	nonzero := 0
 	for _, q := range queries {
 		nz, _ := nonZero(q)
@@ -113,7 +103,11 @@ func TestPrefilter_StoreOverlap(t *testing.T) {
 		var cpu []time.Duration
 		for i, q := range queries {
 			c0 := cpuNow()
-			got := top10(x.find(q, keep, m))
+			pm := m
+			if m < 0 { // what the search passes on
+				pm = x.prefilterSize(q, keep)
+			}
+			got := top10(x.find(q, keep, pm))
 			cpu = append(cpu, cpuNow()-c0)
 			if m == 0 {
 				want = append(want, got)
@@ -147,4 +141,38 @@ func cpuNow() time.Duration {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// replicate returns an index of r copies of x's rows, every copy but the
+// first moved by noise of a quarter of the row's length (then scaled back
+// to it), with codes: a store r times larger whose vectors are spread as
+// the encoder's are, where embedding that many takes hours.
+func replicate(x *vectorIndex, r int) *vectorIndex {
+	rng := rand.New(rand.NewPCG(1, uint64(r)))
+	y := newVectorIndex(x.model, x.dim)
+	rows := x.liveRows()
+	v := make([]float32, x.dim)
+	for k := range r {
+		for _, row := range rows {
+			var norm float64
+			for j, b := range x.rowQ8(row) {
+				v[j] = float32(b) * x.rowScale(row)
+				norm += float64(v[j]) * float64(v[j])
+			}
+			if k > 0 {
+				sigma := 0.25 * math.Sqrt(norm/float64(x.dim))
+				var n2 float64
+				for j := range v {
+					v[j] += float32(sigma * rng.NormFloat64())
+					n2 += float64(v[j]) * float64(v[j])
+				}
+				for j := range v {
+					v[j] *= float32(math.Sqrt(norm / n2))
+				}
+			}
+			y.add(int64(y.len()+1), v)
+		}
+	}
+	y.buildCodes()
+	return y
 }
