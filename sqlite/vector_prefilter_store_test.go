@@ -176,3 +176,75 @@ func replicate(x *vectorIndex, r int) *vectorIndex {
 	y.buildCodes()
 	return y
 }
+
+// densifyEnv names a store (its recall.db) whose vectors
+// TestPrefilter_DensifyStore replaces by the built-in encoder's: the
+// vectors of the store RECALL_PREFILTER_STORE names, over and over, every
+// copy but the first moved by noise (replicate). It makes a million-row
+// store of dense vectors from 'recall bench scale --embedder hashing' in
+// a minute, where embedding a million memories takes hours; the texts no
+// longer match their vectors, which timing the scan does not need. The
+// store's vector cache file is deleted (it is the other model's).
+const densifyEnv = "RECALL_PREFILTER_DENSIFY"
+
+func TestPrefilter_DensifyStore(t *testing.T) {
+	target, source := os.Getenv(densifyEnv), os.Getenv(prefilterStoreEnv)
+	if target == "" || source == "" {
+		t.Skip(densifyEnv + " and " + prefilterStoreEnv + " name no stores")
+	}
+	ctx := context.Background()
+	src := NewDB(source)
+	if err := src.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	e := sentence.Default()
+	x, err := NewVectorService(src, e, nil).refresh(ctx, e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := NewDB(target)
+	if err := db.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var n int
+	if err := db.read.QueryRow(`SELECT COUNT(*) FROM memory_vectors`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	y := replicate(x, (n+x.len()-1)/x.len())
+	seqs, err := querySeqs(db, `SELECT seq FROM memory_vectors ORDER BY seq`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	st, err := tx.PrepareContext(ctx, `UPDATE memory_vectors SET vec = ?, model = ?, dim = ? WHERE seq = ?`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := make([]float32, x.dim)
+	var blob []byte
+	for i, seq := range seqs {
+		scale := y.rowScale(i)
+		for j, b := range y.rowQ8(i) {
+			v[j] = float32(b) * scale
+		}
+		blob = encodeVector(blob[:0], v)
+		if _, err := st.ExecContext(ctx, blob, e.Model(), e.Dim(), seq); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE store_meta SET value = CASE key WHEN ? THEN ? ELSE ? END WHERE key IN (?, ?)`,
+		metaVectorModel, e.Model(), fmt.Sprint(e.Dim()), metaVectorModel, metaVectorDim); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(db.vectorCachePath())
+	t.Logf("%d vectors of %s written", len(seqs), e.Model())
+}
