@@ -100,12 +100,27 @@ func (x *vectorIndex) prefilter(h *minHeap, cq *codeQuery, query []float32, keep
 		above = at
 	}
 	slices.Sort(rows)
-	for _, r := range rows {
-		s := vecmath.DotI8(query, x.rowQ8(r)) * x.rowScale(r)
-		if len(*h) == keep && s <= (*h)[0].score {
-			continue
+	// The rows passed on are scattered over the index: they are scored in
+	// blocks, a segment at a time, by the kernel that fetches rows ahead.
+	var offs [scanBlock]int
+	var dots [scanBlock]float32
+	for _, sg := range segs {
+		at, _ := slices.BinarySearch(rows, sg.lo)
+		end, _ := slices.BinarySearch(rows, sg.hi)
+		for lo := at; lo < end; lo += scanBlock {
+			block := rows[lo:min(end, lo+scanBlock)]
+			for k, r := range block {
+				offs[k] = (r - sg.first) * sg.dim
+			}
+			vecmath.DotI8Gather(query, sg.q8, offs[:len(block)], dots[:len(block)])
+			for k, r := range block {
+				s := dots[k] * sg.scales[r-sg.first]
+				if len(*h) == keep && s <= (*h)[0].score {
+					continue
+				}
+				push(h, keep, r, s)
+			}
 		}
-		push(h, keep, r, s)
 	}
 }
 

@@ -223,3 +223,61 @@ rowloop:
 rowsdone:
 	VZEROUPPER
 	RET
+
+// func dotI8GatherFMA(q *float32, rows *int8, offs *int, rowBytes, n, nrows int, out *float32)
+// out[i] is the inner product of q with the int8 row at rows+offs[i], over
+// n components (a multiple of 32, more than 0), made exactly as dotI8FMA
+// makes it. The rows are scattered (the best of a prefilter): while a row
+// is scored, the rowBytes of the row four ahead are prefetched, so that
+// its cache misses overlap the work instead of following it.
+TEXT ·dotI8GatherFMA(SB), NOSPLIT, $0-56
+	MOVQ q+0(FP), SI
+	MOVQ rows+8(FP), DI
+	MOVQ offs+16(FP), R12
+	MOVQ rowBytes+24(FP), DX
+	MOVQ n+32(FP), BX
+	MOVQ nrows+40(FP), R8
+	MOVQ out+48(FP), R9
+
+grows:
+	TESTQ R8, R8
+	JZ    gdone
+	CMPQ  R8, $4
+	JLE   gscore
+	MOVQ  32(R12), AX
+	ADDQ  DI, AX
+	XORQ  CX, CX
+
+gprefetch:
+	PREFETCHT0 (AX)(CX*1)
+	ADDQ $64, CX
+	CMPQ CX, DX
+	JL   gprefetch
+
+gscore:
+	MOVQ (R12), AX
+	LEAQ (DI)(AX*1), R11
+	MOVQ SI, R10
+	MOVQ BX, CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+
+growloop:
+	I8BLOCK(R10, R11)
+	ADDQ $128, R10
+	ADDQ $32, R11
+	SUBQ $32, CX
+	JNZ  growloop
+
+	SUM4
+	MOVSS X0, (R9)
+	ADDQ  $4, R9
+	ADDQ  $8, R12
+	DECQ  R8
+	JMP   grows
+
+gdone:
+	VZEROUPPER
+	RET
