@@ -11,7 +11,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/recall-mem/recall"
 )
@@ -56,14 +58,7 @@ func TestVectorCodes_AgreeWithRows(t *testing.T) {
 		}
 		checkCodes(t, x, "added and removed")
 		x.maxSeq, x.epoch, x.loaded = 350, "e", true
-		path := filepath.Join(t.TempDir(), "cache")
-		if err := x.writeCache(path, cacheProbe{}); err != nil {
-			t.Fatal(err)
-		}
-		y, err := openCache(path, "m", dim)
-		if err != nil {
-			t.Fatal(err)
-		}
+		y := throughFile(t, x)
 		if !slices.Equal(y.mean, x.mean) || y.codedRows != x.codedRows {
 			t.Fatalf("dim %d: the file's mean or coded rows differ from the index's", dim)
 		}
@@ -76,6 +71,21 @@ func TestVectorCodes_AgreeWithRows(t *testing.T) {
 		}
 		checkCodes(t, y, "changed after reloading")
 	}
+}
+
+// throughFile writes x to a cache file and returns the index opened from
+// it.
+func throughFile(t *testing.T, x *vectorIndex) *vectorIndex {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "cache")
+	if err := x.writeCache(path, cacheProbe{}); err != nil {
+		t.Fatal(err)
+	}
+	y, err := openCache(path, x.model, x.dim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return y
 }
 
 func randVec(rng *rand.Rand, dim int) []float32 {
@@ -128,14 +138,7 @@ func TestPrefilter_AllRowsPassedOnIsExact(t *testing.T) {
 		x, _ := randIndex(rng, dim, n)
 		x.buildCodes()
 		x.maxSeq, x.epoch, x.loaded = n, "e", true
-		path := filepath.Join(t.TempDir(), "cache")
-		if err := x.writeCache(path, cacheProbe{}); err != nil {
-			t.Fatal(err)
-		}
-		y, err := openCache(path, "m", dim)
-		if err != nil {
-			t.Fatal(err)
-		}
+		y := throughFile(t, x)
 		for i := 0; i < added; i++ {
 			y.add(int64(n+1+i), randVec(rng, dim))
 		}
@@ -473,21 +476,24 @@ func TestPrefilter_SparseScannedExactly(t *testing.T) {
 	}
 }
 
-// denseEmbedder is spikeEmbedder with every component non-zero, so that
-// an index of its vectors keeps codes.
-type denseEmbedder struct{}
+// denseEmbedder is spikeEmbedder's vectors plus a ramp, so that every
+// component is non-zero and an index of its vectors keeps codes.
+type denseEmbedder struct{ spikeEmbedder }
 
 func (denseEmbedder) Model() string { return "dense" }
-func (denseEmbedder) Dim() int      { return 8 }
-func (denseEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
-	out := make([][]float32, len(texts))
-	for i, t := range texts {
-		n := len(strings.Fields(t))
-		v := make([]float32, 8)
+func (denseEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	out, err := spikeEmbedder{}.Embed(ctx, texts)
+	for _, v := range out {
 		for j := range v {
-			v[j] = float32((n*(j+1))%7) - 2.5
+			v[j] += float32(j+1) / 16
 		}
-		out[i] = v
 	}
-	return out, nil
+	return out, err
+}
+
+// cpuNow is this process's user and system CPU time so far.
+func cpuNow() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -10,6 +10,13 @@
 	VHADDPS X0, X0, X0 \
 	VHADDPS X0, X0, X0
 
+// ZERO4 clears the accumulators Y0-Y3.
+#define ZERO4 \
+	VXORPS Y0, Y0, Y0 \
+	VXORPS Y1, Y1, Y1 \
+	VXORPS Y2, Y2, Y2 \
+	VXORPS Y3, Y3, Y3
+
 // I8BLOCK widens 32 int8 at row to float32 and adds their products with
 // the 32 floats at q into the accumulators Y0-Y3, eight lanes each, using
 // Y4-Y7. dotI8FMA and dotI8RowsFMA share it (and SUM4), so that a row's
@@ -34,10 +41,7 @@ TEXT ·dotFMA(SB), NOSPLIT, $0-28
 	MOVQ a+0(FP), SI
 	MOVQ b+8(FP), DI
 	MOVQ n+16(FP), CX
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
+	ZERO4
 
 loop:
 	CMPQ CX, $32
@@ -68,10 +72,7 @@ TEXT ·dotI8FMA(SB), NOSPLIT, $0-28
 	MOVQ q+0(FP), SI
 	MOVQ row+8(FP), DI
 	MOVQ n+16(FP), CX
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
+	ZERO4
 
 loop:
 	CMPQ CX, $32
@@ -117,10 +118,7 @@ TEXT ·dot4x3FMA(SB), NOSPLIT, $0-48
 	LEAQ (DI)(BX*1), R12
 	LEAQ (R12)(BX*1), R13
 	XORQ AX, AX
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
+	ZERO4
 	VXORPS Y4, Y4, Y4
 	VXORPS Y5, Y5, Y5
 	VXORPS Y6, Y6, Y6
@@ -201,10 +199,7 @@ rows:
 	MOVQ  SI, R10
 	MOVQ  DI, R11
 	MOVQ  BX, CX
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
+	ZERO4
 
 rowloop:
 	I8BLOCK(R10, R11)
@@ -259,10 +254,7 @@ gscore:
 	LEAQ (DI)(AX*1), R11
 	MOVQ SI, R10
 	MOVQ BX, CX
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
+	ZERO4
 
 growloop:
 	I8BLOCK(R10, R11)
