@@ -373,9 +373,9 @@ func (x *vectorIndex) writeCache(path string, probe cacheProbe) (err error) {
 	}
 	rows := x.liveRows()
 	h := &cacheHeader{dim: x.dim, n: len(rows), maxSeq: x.maxSeq, maxTomb: x.maxTomb,
-		probe: probe, codedRows: int64(x.codedRows), model: x.model, epoch: x.epoch}
-	if x.mean == nil {
-		h.codedRows = 0
+		probe: probe, model: x.model, epoch: x.epoch}
+	if x.mean != nil {
+		h.codedRows = int64(max(x.codedRows, 1)) // 0 says there are no codes
 	}
 	h.size = layoutOf(len(rows), x.dim, h.codedRows > 0).size
 	if _, err := h.encode(); err != nil {

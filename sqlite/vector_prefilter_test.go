@@ -497,3 +497,16 @@ func cpuNow() time.Duration {
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// Codes taken over no rows (an index that starts empty with the
+// prefilter on at every size) are still written to the file with the
+// rows added since, and read back.
+func TestVectorCodes_FromEmptyIndexKeptInFile(t *testing.T) {
+	defer func(n int) { prefilterMinRows = n }(prefilterMinRows)
+	prefilterMinRows = 0
+	x := newVectorIndex("m", 16)
+	x.ensureCodes()
+	x.add(1, randVec(rand.New(rand.NewPCG(1, 1)), 16))
+	x.maxSeq, x.epoch, x.loaded = 1, "e", true
+	checkCodes(t, throughFile(t, x), "reloaded")
+}
