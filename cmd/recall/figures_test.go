@@ -26,7 +26,7 @@ import (
 const figuresEnv = "RECALL_FIGURES_STORE"
 
 // TestSearchFigures asks a kept scale-benchmark store the benchmark's
-// questions in hybrid, BM25 and vector mode, through the searcher 'recall search'
+// questions in hybrid and BM25 mode, through the searcher 'recall search'
 // uses, and logs per mode the percentiles of wall time, of this
 // process's CPU time and, on PostgreSQL, of the server's: the CPU time
 // of the backends serving the store's connections, from
@@ -61,7 +61,7 @@ func TestSearchFigures(t *testing.T) {
 	search := func(q int, mode string) ([]*recall.SearchHit, error) {
 		return a.eng.Searcher().Search(ctx, recall.SearchQuery{Text: qs[q], Limit: 10, Mode: mode, Now: now})
 	}
-	modes := []string{recall.ModeHybrid, recall.ModeBM25, recall.ModeVector}
+	modes := []string{recall.ModeHybrid, recall.ModeBM25}
 	// Warm up: the pool's connections open, the vector index is read.
 	for q := range min(10, queries) {
 		for _, mode := range modes {
