@@ -313,6 +313,7 @@ func (s *VectorService) refresh(ctx context.Context, e recall.Embedder) (*vector
 			}
 			if ok {
 				x = c
+				x.ensureCodes() // a file written before the index kept codes
 			}
 		}
 		s.index.Store(x)

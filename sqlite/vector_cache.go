@@ -31,23 +31,31 @@ import (
 //	0    header (cacheHeaderSize bytes): magic, dim, rows n, the maxSeq and
 //	     maxTomb of the database the rows reflect, the file's size, the
 //	     CRC-32 of the seqs and scales sections and of the q8 section, the
-//	     model and the store's vector epoch, zero padding, and the CRC-32
-//	     of all that in its last 4 bytes
+//	     probe, the rows the codes' mean was taken over (0: no codes), the
+//	     CRC-32 of the mean and weights and of the codes, the model and the
+//	     store's vector epoch, zero padding, and the CRC-32 of all that in
+//	     its last 4 bytes
 //	256  seqs: n int64, ascending (a removal finds its row by binary search)
 //	     scales: n float32
 //	     q8: n × dim int8
+//	     when there are codes (vector_codes.go), from the next multiple of 8:
+//	     mean: dim float32; weights: n float32; then from the next multiple
+//	     of 8, codes: n × codeWords(dim) uint64
 //	end  trailer: cacheTrailer and the header's CRC again
 //
 // The trailer is written last and must repeat the header's CRC, and the
 // size must match: a file cut short by a crash is refused. Opening checks
-// the CRC of the seqs and scales (12 bytes a row), not of the vectors:
+// the CRC of the seqs and scales (12 bytes a row) and of the mean and
+// weights (4 bytes a row), not of the vectors or their codes:
 // reading every vector to check it would cost what mapping saves. A
-// vector damaged in place can only reorder the scan's candidates, which
-// are rescored from the database; VerifyVectorCache checks everything.
+// vector or code damaged in place changes which rows the scan finds and
+// how it scores them, not what the database holds; VerifyVectorCache
+// checks everything. A file of an older version (another magic) is
+// rebuilt, never read: version 2 had no codes.
 
 const (
-	cacheMagic      = "RCLVIDX2"
-	cacheTrailer    = "RCLVEND2"
+	cacheMagic      = "RCLVIDX3"
+	cacheTrailer    = "RCLVEND3"
 	cacheHeaderSize = 256
 	cacheTailSize   = len(cacheTrailer) + 4
 	// cacheEvery is how many changed rows (added vectors plus tombstones)
@@ -70,6 +78,9 @@ type cacheHeader struct {
 	size            int64
 	metaCRC, q8CRC  uint32
 	probe           cacheProbe
+	codedRows       int64 // rows the codes' mean was taken over; 0: no codes
+	weightsCRC      uint32
+	codesCRC        uint32
 	model, epoch    string
 }
 
@@ -84,12 +95,30 @@ type cacheProbe struct {
 	tombSeq  int64  // the row the tombstone maxTomb removed (0: none)
 }
 
-func cacheSize(n, dim int) int64 {
-	return int64(cacheHeaderSize) + int64(n)*int64(12+dim) + int64(cacheTailSize)
+// cacheLayout is where a file's sections start, in bytes from its start.
+type cacheLayout struct {
+	seqs, scales, q8, mean, weights, codes, tail, size int64
+}
+
+func layoutOf(n, dim int, coded bool) cacheLayout {
+	up8 := func(v int64) int64 { return (v + 7) &^ 7 }
+	var l cacheLayout
+	l.seqs = cacheHeaderSize
+	l.scales = l.seqs + 8*int64(n)
+	l.q8 = l.scales + 4*int64(n)
+	l.tail = l.q8 + int64(n)*int64(dim)
+	if coded {
+		l.mean = up8(l.tail)
+		l.weights = l.mean + 4*int64(dim)
+		l.codes = up8(l.weights + 4*int64(n))
+		l.tail = l.codes + 8*int64(n)*int64(codeWords(dim))
+	}
+	l.size = l.tail + int64(cacheTailSize)
+	return l
 }
 
 func (h *cacheHeader) encode() ([]byte, error) {
-	if 8+4+4+8*4+4+4+8+8+2+len(h.model)+2+len(h.epoch)+4 > cacheHeaderSize {
+	if 8+4+4+8*4+4+4+8+8+8+4+4+2+len(h.model)+2+len(h.epoch)+4 > cacheHeaderSize {
 		return nil, fmt.Errorf("vector cache: model name %q too long", h.model)
 	}
 	le := binary.LittleEndian
@@ -105,6 +134,9 @@ func (h *cacheHeader) encode() ([]byte, error) {
 	b = le.AppendUint32(b, h.q8CRC)
 	b = le.AppendUint64(b, h.probe.lastHash)
 	b = le.AppendUint64(b, uint64(h.probe.tombSeq))
+	b = le.AppendUint64(b, uint64(h.codedRows))
+	b = le.AppendUint32(b, h.weightsCRC)
+	b = le.AppendUint32(b, h.codesCRC)
 	b = le.AppendUint16(b, uint16(len(h.model)))
 	b = append(b, h.model...)
 	b = le.AppendUint16(b, uint16(len(h.epoch)))
@@ -128,46 +160,70 @@ func decodeCacheHeader(b []byte) (*cacheHeader, error) {
 	h.maxSeq, h.maxTomb, h.size = int64(r.u64()), int64(r.u64()), int64(r.u64())
 	h.metaCRC, h.q8CRC = r.u32(), r.u32()
 	h.probe.lastHash, h.probe.tombSeq = r.u64(), int64(r.u64())
+	coded := r.u64()
+	h.weightsCRC, h.codesCRC = r.u32(), r.u32()
 	h.model, h.epoch = r.str(), r.str()
-	if r.err != nil || h.dim <= 0 || h.dim > 1<<16 || n > 1<<40 || h.size != cacheSize(int(n), h.dim) {
+	if r.err != nil || h.dim <= 0 || h.dim > 1<<16 || n > 1<<40 || coded > 1<<40 ||
+		h.size != layoutOf(int(n), h.dim, coded > 0).size {
 		return nil, errBadCache
 	}
-	h.n = int(n)
+	h.n, h.codedRows = int(n), int64(coded)
 	return h, nil
 }
 
 // vectorFile is an open cache file: its rows, in place in the mapping.
 type vectorFile struct {
 	hdr     *cacheHeader
+	layout  cacheLayout
 	mem     []byte
 	seqs    []int64
 	scales  []float32
 	q8      []int8
+	mean    []float32 // nil when the file has no codes
+	weights []float32
+	codes   []uint64
 	release func() error
 }
 
-// sections points seqs, scales and q8 into mem.
+// sections points seqs, scales, q8 and the codes' sections into mem.
 func (f *vectorFile) sections() {
-	n, dim := f.hdr.n, f.hdr.dim
+	n, dim, l := f.hdr.n, f.hdr.dim, f.layout
+	if f.hdr.codedRows > 0 {
+		f.mean = unsafe.Slice((*float32)(unsafe.Pointer(&f.mem[l.mean])), dim)
+	}
 	if n == 0 {
 		return
 	}
-	at := cacheHeaderSize
-	f.seqs = unsafe.Slice((*int64)(unsafe.Pointer(&f.mem[at])), n)
-	at += 8 * n
-	f.scales = unsafe.Slice((*float32)(unsafe.Pointer(&f.mem[at])), n)
-	at += 4 * n
-	f.q8 = unsafe.Slice((*int8)(unsafe.Pointer(&f.mem[at])), n*dim)
+	f.seqs = unsafe.Slice((*int64)(unsafe.Pointer(&f.mem[l.seqs])), n)
+	f.scales = unsafe.Slice((*float32)(unsafe.Pointer(&f.mem[l.scales])), n)
+	f.q8 = unsafe.Slice((*int8)(unsafe.Pointer(&f.mem[l.q8])), n*dim)
+	if f.mean != nil {
+		f.weights = unsafe.Slice((*float32)(unsafe.Pointer(&f.mem[l.weights])), n)
+		f.codes = unsafe.Slice((*uint64)(unsafe.Pointer(&f.mem[l.codes])), n*codeWords(dim))
+	}
 }
 
 // meta is the part of the file a CRC is checked for on opening.
-func (f *vectorFile) meta() []byte {
-	return f.mem[cacheHeaderSize : cacheHeaderSize+12*f.hdr.n]
-}
+func (f *vectorFile) meta() []byte { return f.mem[f.layout.seqs:f.layout.q8] }
 
 func (f *vectorFile) q8Bytes() []byte {
-	at := cacheHeaderSize + 12*f.hdr.n
-	return f.mem[at : at+f.hdr.n*f.hdr.dim]
+	return f.mem[f.layout.q8 : f.layout.q8+int64(f.hdr.n*f.hdr.dim)]
+}
+
+// weightBytes is the codes' mean and weights (nil without codes), checked
+// on opening; codeBytes the codes, checked by VerifyVectorCache only.
+func (f *vectorFile) weightBytes() []byte {
+	if f.hdr.codedRows == 0 {
+		return nil
+	}
+	return f.mem[f.layout.mean : f.layout.weights+4*int64(f.hdr.n)]
+}
+
+func (f *vectorFile) codeBytes() []byte {
+	if f.hdr.codedRows == 0 {
+		return nil
+	}
+	return f.mem[f.layout.codes:f.layout.tail]
 }
 
 // openCache maps the cache file at path and returns an index over it for
@@ -210,12 +266,16 @@ func openCache(path, model string, dim int) (*vectorIndex, error) {
 	if f.hdr.dim != dim || f.hdr.model != model {
 		return nil, fmt.Errorf("vector cache: for %s/%d, want %s/%d: %w", f.hdr.model, f.hdr.dim, model, dim, errBadCache)
 	}
-	if crc32.ChecksumIEEE(f.meta()) != f.hdr.metaCRC {
+	f.layout = layoutOf(f.hdr.n, f.hdr.dim, f.hdr.codedRows > 0)
+	if crc32.ChecksumIEEE(f.meta()) != f.hdr.metaCRC || crc32.ChecksumIEEE(f.weightBytes()) != f.hdr.weightsCRC {
 		return nil, errBadCache
 	}
 	f.sections()
 	x := newVectorIndex(model, dim)
 	x.base = f
+	if f.mean != nil {
+		x.mean, x.codedRows, x.bcodes, x.bweights = f.mean, int(f.hdr.codedRows), f.codes, f.weights
+	}
 	x.maxSeq, x.maxTomb, x.epoch = f.hdr.maxSeq, f.hdr.maxTomb, f.hdr.epoch
 	x.loaded = true
 	x.cachedRows = x.maxSeq + x.maxTomb
@@ -313,7 +373,11 @@ func (x *vectorIndex) writeCache(path string, probe cacheProbe) (err error) {
 	}
 	rows := x.liveRows()
 	h := &cacheHeader{dim: x.dim, n: len(rows), maxSeq: x.maxSeq, maxTomb: x.maxTomb,
-		size: cacheSize(len(rows), x.dim), probe: probe, model: x.model, epoch: x.epoch}
+		probe: probe, model: x.model, epoch: x.epoch}
+	if x.mean != nil {
+		h.codedRows = int64(max(x.codedRows, 1)) // 0 says there are no codes
+	}
+	h.size = layoutOf(len(rows), x.dim, h.codedRows > 0).size
 	if _, err := h.encode(); err != nil {
 		return err
 	}
@@ -355,6 +419,9 @@ func (x *vectorIndex) writeCache(path string, probe cacheProbe) (err error) {
 		qw.Write(int8AsBytes(x.rowQ8(r)))
 	}
 	h.metaCRC, h.q8CRC = meta.Sum32(), q8.Sum32()
+	if h.codedRows > 0 {
+		h.weightsCRC, h.codesCRC = x.writeCodes(w, rows)
+	}
 	hdr, _ := h.encode()
 	w.WriteString(cacheTrailer)
 	w.Write(hdr[cacheHeaderSize-4:])
@@ -374,6 +441,42 @@ func (x *vectorIndex) writeCache(path string, probe cacheProbe) (err error) {
 		return err
 	}
 	return os.Rename(f.Name(), path)
+}
+
+// writeCodes writes the codes' sections of a file of rows, which follow
+// its q8 section, and returns the CRC-32 of the mean and weights and that
+// of the codes. Errors stay in w (a bufio.Writer), for its Flush.
+func (x *vectorIndex) writeCodes(w io.Writer, rows []int) (weightsCRC, codesCRC uint32) {
+	l := layoutOf(len(rows), x.dim, true)
+	w.Write(make([]byte, l.mean-(l.q8+int64(len(rows))*int64(x.dim))))
+	wc, cc := crc32.NewIEEE(), crc32.NewIEEE()
+	le := binary.LittleEndian
+	buf := make([]byte, 0, 64<<10)
+	out := io.MultiWriter(w, wc)
+	flush := func(min int) {
+		if len(buf) >= min {
+			out.Write(buf)
+			buf = buf[:0]
+		}
+	}
+	for _, v := range x.mean {
+		buf = le.AppendUint32(buf, math.Float32bits(v))
+	}
+	for _, r := range rows {
+		buf = le.AppendUint32(buf, math.Float32bits(x.rowWeight(r)))
+		flush(60 << 10)
+	}
+	flush(0)
+	w.Write(make([]byte, l.codes-(l.weights+4*int64(len(rows)))))
+	out = io.MultiWriter(w, cc)
+	for _, r := range rows {
+		for _, c := range x.rowCode(r) {
+			buf = le.AppendUint64(buf, c)
+		}
+		flush(60 << 10)
+	}
+	flush(0)
+	return wc.Sum32(), cc.Sum32()
 }
 
 // liveRows lists the index's rows (see rowSeq) in seq order: the file's
@@ -430,6 +533,17 @@ func (db *DB) VerifyVectorCache() error {
 	f := x.base
 	if crc32.ChecksumIEEE(f.q8Bytes()) != h.q8CRC {
 		return fmt.Errorf("vector cache: vectors damaged: %w", errBadCache)
+	}
+	if crc32.ChecksumIEEE(f.codeBytes()) != h.codesCRC {
+		return fmt.Errorf("vector cache: codes damaged: %w", errBadCache)
+	}
+	if x.mean != nil {
+		code := make([]uint64, codeWords(x.dim))
+		for r := range f.seqs {
+			if signCode(code, x.rowQ8(r), x.rowScale(r), x.mean) != x.rowWeight(r) || !slices.Equal(code, x.rowCode(r)) {
+				return fmt.Errorf("vector cache: the code of row %d is not its vector's: %w", f.seqs[r], errBadCache)
+			}
+		}
 	}
 	if !slices.IsSorted(f.seqs) {
 		return fmt.Errorf("vector cache: rows out of order: %w", errBadCache)

@@ -260,6 +260,32 @@ func BenchmarkVectorIndex_Candidates(b *testing.B) {
 	b.Run("Dense512", func(b *testing.B) { benchCandidates(b, 512, 512) })
 }
 
+// BenchmarkVectorIndex_Prefilter compares the exact scan of n rows of 512
+// dimensions with the scan through the codes (with keep = 64, the rows
+// passed on are prefilterSize's), to find where the codes start to pay.
+func BenchmarkVectorIndex_Prefilter(b *testing.B) {
+	for _, n := range []int{10000, 25000, 50000, 100000} {
+		rng := rand.New(rand.NewPCG(1, 2))
+		x, _ := randIndex(rng, 512, n)
+		x.buildCodes()
+		query := make([]float32, 512)
+		for j := range query {
+			query[j] = float32(rng.NormFloat64())
+		}
+		m := max(prefilterFloor, prefilterPerKeep*64, n/prefilterFraction)
+		b.Run(fmt.Sprintf("exact/%d", n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				x.find(query, 64, 0)
+			}
+		})
+		b.Run(fmt.Sprintf("codes/%d", n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				x.find(query, 64, m)
+			}
+		})
+	}
+}
+
 // benchCandidates scans 100,000 rows of dim dimensions with a query of
 // nonzero non-zero components.
 func benchCandidates(b *testing.B, dim, nonzero int) {
@@ -285,6 +311,12 @@ func FuzzOpenCache(f *testing.F) {
 	}
 	seed, _ := os.ReadFile(path)
 	f.Add(seed)
+	x.buildCodes() // and a file with codes
+	if err := x.writeCache(path, cacheProbe{}); err != nil {
+		f.Fatal(err)
+	}
+	seed, _ = os.ReadFile(path)
+	f.Add(seed)
 	f.Add([]byte(cacheMagic))
 	f.Fuzz(func(t *testing.T, buf []byte) {
 		p := filepath.Join(t.TempDir(), "c")
@@ -298,7 +330,13 @@ func FuzzOpenCache(f *testing.F) {
 		if len(y.base.q8) != y.len()*4 || len(y.base.scales) != y.len() || len(y.base.seqs) != y.len() {
 			t.Fatalf("inconsistent index from an accepted cache: %d rows, %d bytes", y.len(), len(y.base.q8))
 		}
+		if y.mean != nil && (len(y.mean) != 4 || len(y.bcodes) != y.len() || len(y.bweights) != y.len()) {
+			t.Fatalf("inconsistent codes from an accepted cache: %d rows, %d codes", y.len(), len(y.bcodes))
+		}
 		y.candidates([]float32{1, 0, 0, 1}, 2)
+		if y.mean != nil {
+			y.find([]float32{1, 0, 0, 1}, 2, 1)
+		}
 	})
 }
 

@@ -62,6 +62,31 @@ func DotI8Rows(q []float32, rows []int8, out []float32) {
 }
 
 //go:noescape
+func dotI8GatherFMA(q *float32, rows *int8, offs *int, rowBytes, n, nrows int, out *float32)
+
+// DotI8Gather sets out[i] to DotI8(q, rows[offs[i]:offs[i]+len(q)]) for
+// each i < len(out), bit for bit, for rows scattered over rows: the FMA
+// kernel fetches the next rows from memory while it scores one.
+func DotI8Gather(q []float32, rows []int8, offs []int, out []float32) {
+	dim := len(q)
+	offs = offs[:len(out)]
+	for _, o := range offs {
+		_ = rows[o : o+dim] // every row is inside rows
+	}
+	n := dim &^ 31
+	if !HasFMA || n == 0 || len(out) == 0 {
+		dotI8GatherGo(q, rows, offs, out)
+		return
+	}
+	dotI8GatherFMA(&q[0], &rows[0], &offs[0], dim, n, len(out), &out[0])
+	if n < dim {
+		for i, o := range offs {
+			out[i] += dotI8Go(q[n:], rows[o+n:o+dim])
+		}
+	}
+}
+
+//go:noescape
 func dot4x3FMA(w *float32, wstride int, x *float32, xstride, n int, out *[12]float32)
 
 // Dot4x3 sets out[c*4+r] to the inner product of row r of w (four rows,

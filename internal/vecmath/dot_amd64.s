@@ -10,6 +10,13 @@
 	VHADDPS X0, X0, X0 \
 	VHADDPS X0, X0, X0
 
+// ZERO4 clears the accumulators Y0-Y3.
+#define ZERO4 \
+	VXORPS Y0, Y0, Y0 \
+	VXORPS Y1, Y1, Y1 \
+	VXORPS Y2, Y2, Y2 \
+	VXORPS Y3, Y3, Y3
+
 // I8BLOCK widens 32 int8 at row to float32 and adds their products with
 // the 32 floats at q into the accumulators Y0-Y3, eight lanes each, using
 // Y4-Y7. dotI8FMA and dotI8RowsFMA share it (and SUM4), so that a row's
@@ -34,10 +41,7 @@ TEXT ·dotFMA(SB), NOSPLIT, $0-28
 	MOVQ a+0(FP), SI
 	MOVQ b+8(FP), DI
 	MOVQ n+16(FP), CX
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
+	ZERO4
 
 loop:
 	CMPQ CX, $32
@@ -68,10 +72,7 @@ TEXT ·dotI8FMA(SB), NOSPLIT, $0-28
 	MOVQ q+0(FP), SI
 	MOVQ row+8(FP), DI
 	MOVQ n+16(FP), CX
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
+	ZERO4
 
 loop:
 	CMPQ CX, $32
@@ -117,10 +118,7 @@ TEXT ·dot4x3FMA(SB), NOSPLIT, $0-48
 	LEAQ (DI)(BX*1), R12
 	LEAQ (R12)(BX*1), R13
 	XORQ AX, AX
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
+	ZERO4
 	VXORPS Y4, Y4, Y4
 	VXORPS Y5, Y5, Y5
 	VXORPS Y6, Y6, Y6
@@ -201,10 +199,7 @@ rows:
 	MOVQ  SI, R10
 	MOVQ  DI, R11
 	MOVQ  BX, CX
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
+	ZERO4
 
 rowloop:
 	I8BLOCK(R10, R11)
@@ -221,5 +216,60 @@ rowloop:
 	JMP  rows
 
 rowsdone:
+	VZEROUPPER
+	RET
+
+// func dotI8GatherFMA(q *float32, rows *int8, offs *int, rowBytes, n, nrows int, out *float32)
+// out[i] is the inner product of q with the int8 row at rows+offs[i], over
+// n components (a multiple of 32, more than 0), made exactly as dotI8FMA
+// makes it. The rows are scattered (the best of a prefilter): while a row
+// is scored, the rowBytes of the row four ahead are prefetched, so that
+// its cache misses overlap the work instead of following it.
+TEXT ·dotI8GatherFMA(SB), NOSPLIT, $0-56
+	MOVQ q+0(FP), SI
+	MOVQ rows+8(FP), DI
+	MOVQ offs+16(FP), R12
+	MOVQ rowBytes+24(FP), DX
+	MOVQ n+32(FP), BX
+	MOVQ nrows+40(FP), R8
+	MOVQ out+48(FP), R9
+
+grows:
+	TESTQ R8, R8
+	JZ    gdone
+	CMPQ  R8, $4
+	JLE   gscore
+	MOVQ  32(R12), AX
+	ADDQ  DI, AX
+	XORQ  CX, CX
+
+gprefetch:
+	PREFETCHT0 (AX)(CX*1)
+	ADDQ $64, CX
+	CMPQ CX, DX
+	JL   gprefetch
+
+gscore:
+	MOVQ (R12), AX
+	LEAQ (DI)(AX*1), R11
+	MOVQ SI, R10
+	MOVQ BX, CX
+	ZERO4
+
+growloop:
+	I8BLOCK(R10, R11)
+	ADDQ $128, R10
+	ADDQ $32, R11
+	SUBQ $32, CX
+	JNZ  growloop
+
+	SUM4
+	MOVSS X0, (R9)
+	ADDQ  $4, R9
+	ADDQ  $8, R12
+	DECQ  R8
+	JMP   grows
+
+gdone:
 	VZEROUPPER
 	RET

@@ -19,6 +19,16 @@ func DotI8Rows(q []float32, rows []int8, out []float32) {
 	dotI8RowsGo(q, rows[:len(out)*len(q)], out)
 }
 
+// DotI8Gather sets out[i] to DotI8(q, rows[offs[i]:offs[i]+len(q)]) for
+// each i < len(out).
+func DotI8Gather(q []float32, rows []int8, offs []int, out []float32) {
+	offs = offs[:len(out)]
+	for _, o := range offs {
+		_ = rows[o : o+len(q)]
+	}
+	dotI8GatherGo(q, rows, offs, out)
+}
+
 // Dot4x3 reports false: there is no blocked kernel here.
 func Dot4x3(w []float32, wstride int, x []float32, xstride, n int, out *[12]float32) bool {
 	return false

@@ -29,6 +29,14 @@ func dotI8RowsGo(q []float32, rows []int8, out []float32) {
 	}
 }
 
+// dotI8GatherGo scores the len(q) row at each offset of rows into out
+// with dotI8Go.
+func dotI8GatherGo(q []float32, rows []int8, offs []int, out []float32) {
+	for i, o := range offs {
+		out[i] = dotI8Go(q, rows[o:o+len(q)])
+	}
+}
+
 // axpyGo adds a·x to y in plain Go.
 func axpyGo(a float32, x, y []float32) {
 	y = y[:len(x)]

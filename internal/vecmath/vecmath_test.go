@@ -111,6 +111,47 @@ func TestDotI8RowsEqualsDotI8(t *testing.T) {
 	}
 }
 
+// The gathering kernel scores scattered rows (repeated, out of order,
+// the last row included, so that its prefetch of rows four ahead reaches
+// the end) exactly as DotI8 scores each, at dimensions that are and are
+// not multiples of 32, for no rows and for fewer than four.
+func TestDotI8GatherEqualsDotI8(t *testing.T) {
+	for _, dim := range []int{0, 1, 31, 32, 33, 64, 384, 512, 1000} {
+		q, rows := randomRows(dim, 40)
+		for _, pick := range [][]int{nil, {39}, {5, 2, 39}, {0, 39, 7, 7, 13, 39, 1, 20, 38, 3}} {
+			offs := make([]int, len(pick))
+			for i, r := range pick {
+				offs[i] = r * dim
+			}
+			out := make([]float32, len(pick))
+			DotI8Gather(q, rows, offs, out)
+			for i, r := range pick {
+				if want := DotI8(q, rows[r*dim:(r+1)*dim]); out[i] != want {
+					t.Errorf("dim %d, row %d (%d of %v): %g, want %g exactly", dim, r, i, pick, out[i], want)
+				}
+			}
+			fallback := make([]float32, len(pick))
+			dotI8GatherGo(q, rows, offs, fallback)
+			for i, r := range pick {
+				if want := dotI8Go(q, rows[r*dim:(r+1)*dim]); fallback[i] != want {
+					t.Errorf("fallback dim %d, row %d: %g, want %g", dim, r, fallback[i], want)
+				}
+			}
+		}
+	}
+}
+
+// A row that does not fit in rows is refused before the kernel reads it.
+func TestDotI8GatherChecksBounds(t *testing.T) {
+	q, rows := randomRows(64, 3)
+	defer func() {
+		if recover() == nil {
+			t.Fatal("a row past the end was scored")
+		}
+	}()
+	DotI8Gather(q, rows, []int{0, 2*64 + 1}, make([]float32, 2))
+}
+
 const benchRows = 4096
 
 func BenchmarkDotI8PerRow(b *testing.B) {

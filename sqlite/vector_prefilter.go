@@ -1,0 +1,187 @@
+package sqlite
+
+import (
+	"math"
+	"math/bits"
+	"os"
+	"slices"
+	"strconv"
+
+	"github.com/recall-mem/recall/internal/vecmath"
+)
+
+// The prefilter is the first of two passes over a large index: the sign
+// codes of every live row (vector_codes.go, 64 bytes a row at 512
+// dimensions) rank the rows roughly, and only the best m of them have
+// their int8 rows scored, as the exact scan scores every row. What
+// follows (the re-score, the rerank) is the same either way. Below
+// prefilterMinRows rows the exact scan is as fast and the index keeps no
+// codes, so small stores rank exactly as before.
+
+// prefilterMinRows is the size from which an index keeps codes and
+// searches through them: below some 25,000 to 50,000 rows of 512
+// dimensions the exact scan was as fast (BenchmarkVectorIndex_Prefilter).
+var prefilterMinRows = 30000
+
+// prefilterTestEnv, set to a number p, turns the prefilter on at every
+// size, passing on p·keep rows. It is for measurement, not a setting:
+// LoCoMo's stores (400 to 700 passages) are far below prefilterMinRows,
+// and this is how its figures with the prefilter were taken.
+const prefilterTestEnv = "RECALL_TEST_PREFILTER_PER_KEEP"
+
+func init() {
+	if p, err := strconv.Atoi(os.Getenv(prefilterTestEnv)); err == nil && p > 0 {
+		prefilterMinRows, prefilterFloor, prefilterPerKeep, prefilterFraction = 0, 0, p, math.MaxInt
+	}
+}
+
+// prefilterSize is how many rows the codes pass on to the exact scan for
+// keep candidates; 0 means the exact scan of every row. It grows with
+// keep and with the index: the rank by codes of the rows the exact scan
+// ranks first spreads with the number of rows.
+//
+// A sparse query (fewer than a third of its components non-zero: the
+// hashing embedder's) is scanned exactly: its vectors and the rows' are
+// mostly zeros, whose signs against the mean say nothing, and at a
+// million rows of 512 dimensions the codes kept under 10% of the exact
+// top 10 even passing on 40,000 rows (docs/performance.md).
+func (x *vectorIndex) prefilterSize(query []float32, keep int) int {
+	n := x.len()
+	if x.mean == nil || n < prefilterMinRows {
+		return 0
+	}
+	if nz, _ := nonZero(query); len(nz)*3 < len(query) {
+		return 0
+	}
+	m := max(prefilterFloor, prefilterPerKeep*keep, n/prefilterFraction)
+	if m >= n {
+		return 0
+	}
+	return m
+}
+
+// prefilterFloor, prefilterPerKeep and prefilterFraction set
+// prefilterSize. Measured on the built-in encoder's vectors (docs/
+// performance.md, TestPrefilter_StoreOverlap), the share of the exact top
+// 10 kept: at 100,000 rows, 99.2% passing on 1,000 rows and 99.8% passing
+// on 2,000; at a million (the same vectors ten times over, moved by
+// noise), 98.9% passing on 4,000 and 99.8% passing on 10,000. A row
+// passed on costs about 0.2 µs (its int8 row is read from memory), a
+// row's code some 5 ns.
+var (
+	prefilterFloor    = 2000
+	prefilterPerKeep  = 16
+	prefilterFraction = 100
+)
+
+// prefilter finds the keep best of rows [lo, hi) for query into h: the
+// rows whose codes estimate at least a threshold (m of them or a few more),
+// scored exactly from their int8 rows in row order, so that with every row
+// passing the heap ends as the exact scan's.
+func (x *vectorIndex) prefilter(h *minHeap, cq *codeQuery, query []float32, keep, m, lo, hi int) {
+	segs := x.segments(lo, hi)
+	rows := make([]int, 0, m+m/2)
+	above := float32(math.Inf(1))
+	// The threshold is read from a sample of the rows' estimates, set a
+	// little low so that m rows pass; when fewer do, the rows between a
+	// lower threshold and the first are added, down to every row.
+	sample := sampleEstimates(segs, cq, lo, hi)
+	for _, f := range []float64{1.25, 4, math.Inf(1)} {
+		at := float32(math.Inf(-1))
+		if k := math.Ceil(f * float64(m) * float64(len(sample)) / float64(hi-lo)); k < float64(len(sample)) {
+			at = sample[len(sample)-1-int(k)]
+		}
+		for _, sg := range segs {
+			rows = sg.collect(rows, cq, at, above)
+		}
+		if len(rows) >= m || math.IsInf(float64(at), -1) {
+			break
+		}
+		above = at
+	}
+	slices.Sort(rows)
+	// The rows passed on are scattered over the index: they are scored in
+	// blocks, a segment at a time, by the kernel that fetches rows ahead.
+	var offs [scanBlock]int
+	var dots [scanBlock]float32
+	for _, sg := range segs {
+		at, _ := slices.BinarySearch(rows, sg.lo)
+		end, _ := slices.BinarySearch(rows, sg.hi)
+		for lo := at; lo < end; lo += scanBlock {
+			block := rows[lo:min(end, lo+scanBlock)]
+			for k, r := range block {
+				offs[k] = (r - sg.first) * sg.dim
+			}
+			vecmath.DotI8Gather(query, sg.q8, offs[:len(block)], dots[:len(block)])
+			for k, r := range block {
+				s := dots[k] * sg.scales[r-sg.first]
+				if len(*h) == keep && s <= (*h)[0].score {
+					continue
+				}
+				push(h, keep, r, s)
+			}
+		}
+	}
+}
+
+// prefilterSample is how many rows' estimates set the threshold.
+const prefilterSample = 2048
+
+// sampleEstimates returns the estimates of up to prefilterSample live rows
+// spread evenly over rows [lo, hi), in increasing order.
+func sampleEstimates(segs []segment, cq *codeQuery, lo, hi int) []float32 {
+	step := max(1, (hi-lo)/prefilterSample)
+	var out []float32
+	for _, sg := range segs {
+		for r := lo + (sg.lo-lo+step-1)/step*step; r < sg.hi; r += step {
+			if i := r - sg.first; !sg.isDead(i) {
+				out = append(out, sg.estimate(i, cq))
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// estimate is the codes' estimate of the similarity of row i (counted
+// from sg.first) to the query, up to a term and a factor the same for
+// every row.
+func (sg *segment) estimate(i int, cq *codeQuery) float32 {
+	words := codeWords(sg.dim)
+	return sg.weights[i] * cq.dot(sg.codes[i*words:(i+1)*words:(i+1)*words])
+}
+
+// collect appends to rows the segment's live rows whose estimate is in
+// [from, below).
+func (sg *segment) collect(rows []int, cq *codeQuery, from, below float32) []int {
+	if codeWords(sg.dim) == 8 {
+		return sg.collect8(rows, cq, from, below)
+	}
+	for r := sg.lo; r < sg.hi; r++ {
+		i := r - sg.first
+		if e := sg.estimate(i, cq); e >= from && e < below && !sg.isDead(i) {
+			rows = append(rows, r)
+		}
+	}
+	return rows
+}
+
+// collect8 is collect for codes of 8 words (449 to 512 dimensions, the
+// built-in encoder's 512 among them): the same estimate, with no bounds checks or calls in the loop.
+func (sg *segment) collect8(rows []int, cq *codeQuery, from, below float32) []int {
+	q := (*[8]uint64)(cq.signs)
+	dim := cq.dim
+	codes := sg.codes[(sg.lo-sg.first)*8 : (sg.hi-sg.first)*8]
+	weights := sg.weights[sg.lo-sg.first : sg.hi-sg.first]
+	for k := range weights {
+		c := (*[8]uint64)(codes[k*8:])
+		d := bits.OnesCount64(q[0]^c[0]) + bits.OnesCount64(q[1]^c[1]) +
+			bits.OnesCount64(q[2]^c[2]) + bits.OnesCount64(q[3]^c[3]) +
+			bits.OnesCount64(q[4]^c[4]) + bits.OnesCount64(q[5]^c[5]) +
+			bits.OnesCount64(q[6]^c[6]) + bits.OnesCount64(q[7]^c[7])
+		if e := weights[k] * float32(dim-2*d); e >= from && e < below && !sg.isDead(sg.lo-sg.first+k) {
+			rows = append(rows, sg.lo+k)
+		}
+	}
+	return rows
+}
