@@ -32,6 +32,9 @@ measure, in this process and through the same services the CLI uses:
   import      peak RSS of a 'recall import' process loading the store's
               'recall export' into a new store
 
+--ingest-only stops after the writes (the store's bytes then hold no vectors
+of a queued embedder such as the built-in encoder).
+
 With --store postgres://… the memories go to that server, in a namespace
 of the run's own (bench-scale-…), and the import is not measured.
 
@@ -88,6 +91,11 @@ type Scale struct {
 	Clients  int     // concurrent clients of a 'recall serve' process (0 skips)
 	// ImportRSS measures the peak memory of 'recall import' on the store.
 	ImportRSS bool
+	// IngestOnly stops after the writes: no embedding of a queue, no
+	// searches, no processes. The ingest rates of the built-in encoder's
+	// store (whose embedding is queued) then take seconds, not the hours
+	// its embedding would at 100,000.
+	IngestOnly bool
 	// Exe is the recall binary the process measurements run; "" is this
 	// one.
 	Exe string
@@ -162,6 +170,13 @@ func (sc *Scale) Run(ctx context.Context) (*ScaleReport, string, error) {
 		rep.IngestPerS.Single = float64(single) / spent.Seconds()
 	}
 	progress("ingest", n, n)
+	if sc.IngestOnly {
+		rep.PeakRSSBytes = peakRSS()
+		b.Close()
+		rep.BytesPerMemory = float64(storeBytes(dir, sc.Product.DBFile)) / float64(n)
+		progress("", 0, 0)
+		return rep, dir, nil
+	}
 
 	// An embedder off the write path (the built-in encoder) embeds the
 	// queue afterwards, as a server's loop would.
