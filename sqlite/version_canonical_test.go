@@ -27,9 +27,13 @@ func canonicalCases() map[string]*recall.Memory {
 	far := time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
 	early := time.Date(1969, 12, 31, 23, 59, 59, 999_000_000, time.UTC)
 	cases := map[string]func(m *recall.Memory){
-		"every field":          func(*recall.Memory) {},
-		"bare":                 func(m *recall.Memory) { *m = recall.Memory{ID: "tr00000000f3", Collection: "c", Content: "x", CreatedAt: at, UpdatedAt: at, OccurredAt: at} },
-		"zero times":           func(m *recall.Memory) { m.CreatedAt, m.UpdatedAt, m.OccurredAt, m.ReviewedAt, m.SnoozedUntil = time.Time{}, time.Time{}, time.Time{}, nil, nil },
+		"every field": func(*recall.Memory) {},
+		"bare": func(m *recall.Memory) {
+			*m = recall.Memory{ID: "tr00000000f3", Collection: "c", Content: "x", CreatedAt: at, UpdatedAt: at, OccurredAt: at}
+		},
+		"zero times": func(m *recall.Memory) {
+			m.CreatedAt, m.UpdatedAt, m.OccurredAt, m.ReviewedAt, m.SnoozedUntil = time.Time{}, time.Time{}, time.Time{}, nil, nil
+		},
 		"before 1970":          func(m *recall.Memory) { m.OccurredAt = early },
 		"other zone":           func(m *recall.Memory) { m.OccurredAt = at.In(paris) },
 		"UTC by another name":  func(m *recall.Memory) { m.CreatedAt = at.In(utcNamed) },
