@@ -93,14 +93,12 @@ func queueRows(t *testing.T, db *DB) []queueRow {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rows.Close()
-	var out []queueRow
-	for rows.Next() {
-		var r queueRow
-		if err := rows.Scan(&r.ID, &r.Version, &r.QueuedAt, &r.Attempts, &r.LastError, &r.Seq); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, r)
+	out, err := collect(rows, func(row scanner) (r queueRow, err error) {
+		err = row.Scan(&r.ID, &r.Version, &r.QueuedAt, &r.Attempts, &r.LastError, &r.Seq)
+		return r, err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	return out
 }
