@@ -21,26 +21,35 @@ func checkUTF8(fields ...textField) error {
 	return nil
 }
 
-func listFields(name string, vs []string) []textField {
-	out := make([]textField, len(vs))
-	for i, v := range vs {
-		out[i] = textField{name, v}
-	}
-	return out
-}
-
 // CheckUTF8 returns EINVALID if any text field of m is not valid UTF-8.
+// It builds no list of the fields: every write checks its memory, and an
+// import's allocations are paid for in collections.
 func (m *Memory) CheckUTF8() error {
-	fs := []textField{{"id", m.ID}, {"key", m.Key}, {"collection", m.Collection}, {"type", m.Type},
-		{"title", m.Title}, {"content", m.Content}, {"category", m.Category}, {"context", m.Context},
-		{"project", m.Project}, {"priority", m.Priority}, {"author (created_by)", m.CreatedBy},
-		{"tier", m.Tier}, {"status", m.Status}, {"metadata", string(m.Metadata)}}
-	fs = append(fs, listFields("tag", m.Tags)...)
-	fs = append(fs, listFields("related id", m.Related)...)
-	for _, a := range m.Anchors {
-		fs = append(fs, textField{"anchor path", a.Path}, textField{"anchor hash", a.Hash})
+	if err := checkUTF8(textField{"id", m.ID}, textField{"key", m.Key}, textField{"collection", m.Collection}, textField{"type", m.Type},
+		textField{"title", m.Title}, textField{"content", m.Content}, textField{"category", m.Category}, textField{"context", m.Context},
+		textField{"project", m.Project}, textField{"priority", m.Priority}, textField{"author (created_by)", m.CreatedBy},
+		textField{"tier", m.Tier}, textField{"status", m.Status}); err != nil {
+		return err
 	}
-	return checkUTF8(fs...)
+	if !utf8.Valid(m.Metadata) {
+		return checkUTF8(textField{"metadata", string(m.Metadata)})
+	}
+	for _, v := range m.Tags {
+		if err := checkUTF8(textField{"tag", v}); err != nil {
+			return err
+		}
+	}
+	for _, v := range m.Related {
+		if err := checkUTF8(textField{"related id", v}); err != nil {
+			return err
+		}
+	}
+	for _, a := range m.Anchors {
+		if err := checkUTF8(textField{"anchor path", a.Path}, textField{"anchor hash", a.Hash}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // CheckUTF8 returns EINVALID if any text field of o is not valid UTF-8.

@@ -49,7 +49,7 @@ func loadMemories(ctx context.Context, tx *Tx, b *recall.CopyBatch) error {
 		case errors.Is(err, sql.ErrNoRows):
 			var res sql.Result
 			if res, err = tx.exec(ctx, insertMemorySQL, append([]any{m.ID}, memoryArgs(m)...)...); err == nil {
-				_, err = indexMemory(ctx, tx, res, m)
+				seq, err = indexMemory(ctx, tx, res, m)
 			}
 		case err == nil:
 			if _, err = tx.exec(ctx, updateMemorySQL, append(memoryArgs(m), m.ID)...); err == nil {
@@ -62,7 +62,7 @@ func loadMemories(ctx context.Context, tx *Tx, b *recall.CopyBatch) error {
 		} else if err != nil {
 			return fmt.Errorf("load memory %s: %w", m.ID, err)
 		}
-		if err := enqueueEmbedding(ctx, tx, m); err != nil {
+		if err := enqueueEmbedding(ctx, tx, m, seq); err != nil {
 			return err
 		}
 	}
@@ -197,7 +197,7 @@ func loadVectors(ctx context.Context, tx *Tx, b *recall.CopyBatch) error {
 		if _, err := tx.exec(ctx, sqlInsertVector, seq, v.MemoryID, v.Chunk, version, textHash(title, content), v.Model, v.Dim, v.Start, v.End, buf); err != nil {
 			return fmt.Errorf("load vector of %s: %w", v.MemoryID, err)
 		}
-		if _, err := tx.exec(ctx, `DELETE FROM embed_queue WHERE memory_id = ?`, v.MemoryID); err != nil {
+		if _, err := tx.exec(ctx, `DELETE FROM embed_queue WHERE memory_seq = ?`, seq); err != nil {
 			return fmt.Errorf("dequeue %s: %w", v.MemoryID, err)
 		}
 		if _, err := tx.exec(ctx, `INSERT INTO store_meta (key, value) VALUES (?, ?), (?, ?) ON CONFLICT (key) DO NOTHING`,

@@ -5,7 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/recall-mem/recall"
 )
@@ -227,16 +229,46 @@ func insertMemory(ctx context.Context, tx *Tx, m *recall.Memory, op string) erro
 // 0008).
 func indexMemory(ctx context.Context, tx *Tx, res sql.Result, m *recall.Memory) (int64, error) {
 	seq, err := res.LastInsertId()
+	tags := jsonText(m.Tags)
 	if err == nil {
-		_, err = tx.exec(ctx, indexMemorySQL, seq, m.Title, m.Content, jsonText(m.Tags))
+		_, err = tx.exec(ctx, indexMemorySQL, seq, m.Title, m.Content, tags)
 	}
 	if err == nil {
-		_, err = tx.exec(ctx, tagMemorySQL, seq, jsonText(m.Tags))
+		err = tagMemory(ctx, tx, seq, m.Tags, tags)
 	}
 	if err != nil {
 		return 0, fmt.Errorf("index memory: %w", err)
 	}
 	return seq, nil
+}
+
+// tagMemory lists a new memory's tags in memory_tags: one insert of each
+// tag's own text when that is what json_each reads back from the tags
+// column (valid UTF-8, no control characters), and none for no tags;
+// else the column's JSON through json_each. The json_each statement was
+// a tenth of an import's writing.
+func tagMemory(ctx context.Context, tx *Tx, seq int64, tags []string, tagsJSON string) error {
+	if !slices.ContainsFunc(tags, func(t string) bool { return !plainText(t) }) {
+		for _, t := range tags {
+			if _, err := tx.exec(ctx, tagOneSQL, t, seq); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	_, err := tx.exec(ctx, tagMemorySQL, seq, tagsJSON)
+	return err
+}
+
+// plainText reports whether s is valid UTF-8 without control characters,
+// which a JSON string carries and SQLite decodes unchanged.
+func plainText(s string) bool {
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || r == utf8.RuneError {
+			return false
+		}
+	}
+	return true
 }
 
 func keyTaken(ctx context.Context, tx *Tx, m *recall.Memory) bool {

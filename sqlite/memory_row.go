@@ -101,6 +101,9 @@ const indexMemorySQL = `INSERT INTO memories_fts(rowid, title, content, tags) VA
 // (half the import rate, as migration 0008 explains).
 const tagMemorySQL = `INSERT OR IGNORE INTO memory_tags (tag, seq) SELECT value, ? FROM json_each(?) WHERE type = 'text'`
 
+// tagOneSQL lists one tag of a new memory (see tagMemory).
+const tagOneSQL = `INSERT OR IGNORE INTO memory_tags (tag, seq) VALUES (?, ?)`
+
 const updateMemorySQL = `UPDATE memories SET key = ?, collection = ?, type = ?, title = ?, content = ?,
 	tags = ?, category = ?, context = ?, related = ?, project = ?, priority = ?, created_by = ?,
 	confidence = ?, tier = ?, pinned = ?, status = ?, anchors = ?, metadata = ?, created_at = ?,
@@ -108,7 +111,7 @@ const updateMemorySQL = `UPDATE memories SET key = ?, collection = ?, type = ?, 
 	WHERE id = ?`
 
 // hotStatements are prepared once when the store opens (see DB.hot).
-var hotStatements = []string{insertMemorySQL, indexMemorySQL, tagMemorySQL, updateMemorySQL, insertVersionSQL,
+var hotStatements = []string{insertMemorySQL, indexMemorySQL, tagMemorySQL, tagOneSQL, updateMemorySQL, insertVersionSQL,
 	`SELECT ` + memoryColumns + ` FROM memories m WHERE m.id = ?`,
 	`SELECT ` + memoryColumns + ` FROM memories m WHERE m.collection = ? AND m.key = ?`}
 

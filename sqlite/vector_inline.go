@@ -140,7 +140,7 @@ func (tx *Tx) inlineEmbedder(ctx context.Context) (recall.Embedder, error) {
 const (
 	sqlVectorHash = `SELECT hash FROM memory_vectors WHERE memory_seq = ? AND chunk = 0`
 	sqlMemorySeq  = `SELECT seq FROM memories WHERE id = ?`
-	sqlUnqueue    = `DELETE FROM embed_queue WHERE memory_id = ?`
+	sqlUnqueue    = `DELETE FROM embed_queue WHERE memory_seq = ?`
 )
 
 // embedInTx stores the vectors of m's current version in tx. It reports
@@ -169,7 +169,7 @@ func embedInTx(ctx context.Context, tx *Tx, m *recall.Memory, seq int64, fresh b
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return false, fmt.Errorf("embed: %w", err)
 		}
-		if _, err := tx.exec(ctx, sqlUnqueue, m.ID); err != nil {
+		if _, err := tx.exec(ctx, sqlUnqueue, seq); err != nil {
 			return false, fmt.Errorf("embed: %w", err)
 		}
 		if old == hash { // same text: the vectors stay, now for this version

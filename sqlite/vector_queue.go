@@ -19,17 +19,20 @@ func embedOrQueue(ctx context.Context, tx *Tx, m *recall.Memory, seq int64, fres
 	if done, err := embedInTx(ctx, tx, m, seq, fresh); done || err != nil {
 		return err
 	}
-	return enqueueEmbedding(ctx, tx, m)
+	return enqueueEmbedding(ctx, tx, m, seq)
 }
 
 // enqueueEmbedding records, inside the write's transaction, that m's
-// current version needs vectors. A crash after the commit loses nothing:
-// the queue row is there for the next drain.
-func enqueueEmbedding(ctx context.Context, tx *Tx, m *recall.Memory) error {
-	st, err := tx.prepare(ctx, `INSERT INTO embed_queue (memory_id, version, queued_at) VALUES (?, ?, ?)
-		ON CONFLICT (memory_id) DO UPDATE SET version = excluded.version, queued_at = excluded.queued_at, attempts = 0, last_error = ''`)
+// current version needs vectors; seq is its row's (0: look it up). A
+// crash after the commit loses nothing: the queue row is there for the
+// next drain.
+func enqueueEmbedding(ctx context.Context, tx *Tx, m *recall.Memory, seq int64) error {
+	var err error
+	if seq == 0 {
+		err = tx.QueryRowContext(ctx, sqlMemorySeq, m.ID).Scan(&seq)
+	}
 	if err == nil {
-		_, err = st.ExecContext(ctx, m.ID, m.Version, ms(tx.now))
+		_, err = tx.exec(ctx, sqlEnqueue, seq, m.Version, ms(tx.now))
 	}
 	if err != nil {
 		return fmt.Errorf("enqueue embedding: %w", err)
@@ -39,6 +42,11 @@ func enqueueEmbedding(ctx context.Context, tx *Tx, m *recall.Memory) error {
 	}
 	return nil
 }
+
+// sqlEnqueue queues a memory by its seq (migration 0022), or requeues it
+// as untried.
+const sqlEnqueue = `INSERT INTO embed_queue (memory_seq, version, queued_at) VALUES (?, ?, ?)
+	ON CONFLICT (memory_seq) DO UPDATE SET version = excluded.version, queued_at = excluded.queued_at, attempts = 0, last_error = ''`
 
 // queuedItem is a memory waiting for vectors.
 type queuedItem struct {
@@ -54,9 +62,9 @@ type queuedItem struct {
 // SQLite walk the queue and look its memories up: left to choose, it
 // scanned every memory and probed the queue for each, a cost that grew
 // with the store on every search even with nothing queued.
-const queuedQuery = `SELECT q.memory_id, m.version, m.title, m.content,
+const queuedQuery = `SELECT m.id, m.version, m.title, m.content,
 		COALESCE((SELECT v.hash FROM memory_vectors v WHERE v.memory_seq = m.seq AND v.chunk = 0 AND v.model = ? AND v.dim = ?), '')
-		FROM embed_queue q CROSS JOIN memories m ON m.id = q.memory_id
+		FROM embed_queue q CROSS JOIN memories m ON m.seq = q.memory_seq
 		ORDER BY q.attempts, q.queued_at LIMIT ?`
 
 // loadQueued returns the next queued memories, at most drainBatch.
@@ -183,7 +191,7 @@ const (
 	sqlDropVectors   = `DELETE FROM memory_vectors WHERE memory_seq = ?`
 	sqlInsertVector  = `INSERT INTO memory_vectors (memory_seq, memory_id, chunk, version, hash, model, dim, span_start, span_end, vec)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-	sqlDequeue = `DELETE FROM embed_queue WHERE memory_id = ? AND version = ?`
+	sqlDequeue = `DELETE FROM embed_queue WHERE memory_seq = ? AND version = ?`
 )
 
 func writeVectors(ctx context.Context, tx *Tx, e recall.Embedder, items []queuedItem, hashes []string, ps []passage, vecs [][]float32) error {
@@ -224,7 +232,7 @@ func writeVectors(ctx context.Context, tx *Tx, e recall.Embedder, items []queued
 				}
 			}
 		}
-		if _, err := st[sqlDequeue].ExecContext(ctx, it.id, it.version); err != nil {
+		if _, err := st[sqlDequeue].ExecContext(ctx, seq, it.version); err != nil {
 			return fmt.Errorf("dequeue: %w", err)
 		}
 	}
@@ -259,7 +267,7 @@ func (s *VectorService) markFailed(items []queuedItem, cause error) {
 	defer cancel()
 	err := s.db.update(ctx, func(tx *Tx) error {
 		for _, it := range items {
-			if _, err := tx.ExecContext(ctx, `UPDATE embed_queue SET attempts = attempts + 1, last_error = ? WHERE memory_id = ?`, msg, it.id); err != nil {
+			if _, err := tx.ExecContext(ctx, `UPDATE embed_queue SET attempts = attempts + 1, last_error = ? WHERE memory_seq = (`+sqlMemorySeq+`)`, msg, it.id); err != nil {
 				return err
 			}
 		}

@@ -109,8 +109,8 @@ func (s *VectorService) Reindex(ctx context.Context, opts ReindexOptions) (*Rein
 			}
 			cond, args = "1", nil
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO embed_queue (memory_id, version, queued_at)
-			SELECT m.id, m.version, ? FROM memories m WHERE `+cond+` ON CONFLICT (memory_id) DO NOTHING`,
+		_, err := tx.ExecContext(ctx, `INSERT INTO embed_queue (memory_seq, version, queued_at)
+			SELECT m.seq, m.version, ? FROM memories m WHERE `+cond+` ON CONFLICT (memory_seq) DO NOTHING`,
 			append([]any{ms(tx.now)}, args...)...)
 		if err != nil {
 			return err

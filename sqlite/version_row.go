@@ -6,8 +6,11 @@ import (
 	"database/sql/driver"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
+	"time"
+	"unicode/utf8"
 
 	"github.com/recall-mem/recall"
 	sqlite3 "modernc.org/sqlite"
@@ -75,6 +78,48 @@ func rowShares(m *recall.Memory, snap []byte) bool {
 	vals[contentColumn] = ""
 	rebuilt, err := snapshotOf(vals)
 	return err == nil && bytes.Equal(rebuilt, snap)
+}
+
+// rowIsCanonical reports whether m holds its fields in exactly the form
+// the memories row written from it reads back as, so that rowShares
+// holds without encoding either side: every time in UTC, in whole
+// milliseconds and in the years JSON can carry; metadata absent or a
+// valid JSON value other than {} and null (which the row reads back as
+// absent); lists whose JSON round trip is exact (valid UTF-8); a
+// confidence JSON can encode. It may answer false for a memory that
+// shares its row all the same: rowShares then decides.
+func rowIsCanonical(m *recall.Memory) bool {
+	for _, t := range [...]*time.Time{&m.CreatedAt, &m.UpdatedAt, &m.OccurredAt, m.ReviewedAt, m.SnoozedUntil} {
+		if t != nil && !canonicalTime(*t) {
+			return false
+		}
+	}
+	if meta := string(m.Metadata); meta == "{}" || meta == "null" || (meta != "" && !json.Valid(m.Metadata)) {
+		return false
+	}
+	if math.IsNaN(m.Confidence) || math.IsInf(m.Confidence, 0) {
+		return false
+	}
+	for _, list := range [...][]string{m.Tags, m.Related} {
+		for _, v := range list {
+			if !utf8.ValidString(v) {
+				return false
+			}
+		}
+	}
+	for _, a := range m.Anchors {
+		if !utf8.ValidString(a.Path) || !utf8.ValidString(a.Hash) {
+			return false
+		}
+	}
+	return true
+}
+
+// canonicalTime reports whether t reads back from its milliseconds
+// (fromMS) as the same JSON: UTC, no finer than a millisecond, a year of
+// four digits.
+func canonicalTime(t time.Time) bool {
+	return t.Location() == time.UTC && t.Nanosecond()%int(time.Millisecond) == 0 && t.Year() >= 0 && t.Year() <= 9999
 }
 
 // storedValue is the value SQLite hands back for argument a of an

@@ -48,6 +48,7 @@ func (a *app) benchScaleCommand() *cobra.Command {
 	c.Flags().IntVar(&sc.ColdRuns, "cold-runs", 5, "new processes to time for cold start (0 skips)")
 	c.Flags().IntVar(&sc.Clients, "clients", 20, "concurrent HTTP clients against a 'recall serve' process (0 skips)")
 	c.Flags().BoolVar(&sc.ImportRSS, "import-rss", true, "measure the peak memory of 'recall import' of the store's export (not on a server)")
+	c.Flags().BoolVar(&sc.IngestOnly, "ingest-only", false, "stop after the writes: report the ingest rates, bytes per memory and peak RSS only")
 	c.Flags().Uint64Var(&sc.Seed, "seed", 1, "corpus seed")
 	c.Flags().StringVar(&sc.Embedder, "embedder", "", "embedder of the temporary store (builtin, none, ...); default builtin")
 	c.Flags().BoolVar(&keep, "keep", false, "keep the temporary store (and a server's namespace) and print where it is")

@@ -6,7 +6,17 @@ import (
 	"os"
 	"runtime"
 	"syscall"
+	"time"
 )
+
+// processCPU is the CPU time (user and system) this process has used.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
 
 // maxRSS is a finished child's peak resident set size in bytes.
 func maxRSS(ps *os.ProcessState) int64 {

@@ -32,6 +32,9 @@ measure, in this process and through the same services the CLI uses:
   import      peak RSS of a 'recall import' process loading the store's
               'recall export' into a new store
 
+--ingest-only stops after the writes (the store's bytes then hold no vectors
+of a queued embedder such as the built-in encoder).
+
 With --store postgres://… the memories go to that server, in a namespace
 of the run's own (bench-scale-…), and the import is not measured.
 
@@ -74,6 +77,11 @@ type ScaleReport struct {
 type ingestRates struct {
 	Batched float64 `json:"batched"`
 	Single  float64 `json:"single"`
+	// CPU microseconds of this process per memory over the writes (every
+	// thread: cleaning, the writer, the collector; not making up the
+	// corpus): what a busy machine inflates least. 0 where unmeasured.
+	BatchedCPUUS float64 `json:"batched_cpu_us,omitempty"`
+	SingleCPUUS  float64 `json:"single_cpu_us,omitempty"`
 }
 
 // Scale configures a run over a synthetic store.
@@ -88,6 +96,11 @@ type Scale struct {
 	Clients  int     // concurrent clients of a 'recall serve' process (0 skips)
 	// ImportRSS measures the peak memory of 'recall import' on the store.
 	ImportRSS bool
+	// IngestOnly stops after the writes: no embedding of a queue, no
+	// searches, no processes. The ingest rates of the built-in encoder's
+	// store (whose embedding is queued) then take seconds, not the hours
+	// its embedding would at 100,000.
+	IngestOnly bool
 	// Exe is the recall binary the process measurements run; "" is this
 	// one.
 	Exe string
@@ -133,35 +146,46 @@ func (sc *Scale) Run(ctx context.Context) (*ScaleReport, string, error) {
 	}
 	// Only the writes are timed, not making up the corpus.
 	batched := n - single
-	var spent time.Duration
+	var spent, cpu time.Duration
 	for lo := 0; lo < batched; lo += 1000 {
 		ms := make([]*recall.Memory, 0, 1000)
 		for i := lo; i < min(lo+1000, batched); i++ {
 			ms = append(ms, mk(i))
 		}
-		start := time.Now()
+		start, c0 := time.Now(), processCPU()
 		if _, err := b.Memories.ImportMemories(ctx, ms); err != nil {
 			return nil, dir, err
 		}
 		spent += time.Since(start)
+		cpu += processCPU() - c0
 		progress("ingest", lo+len(ms), n)
 	}
 	if batched > 0 {
 		rep.IngestPerS.Batched = float64(batched) / spent.Seconds()
+		rep.IngestPerS.BatchedCPUUS = float64(cpu.Nanoseconds()) / 1e3 / float64(batched)
 	}
-	spent = 0
+	spent, cpu = 0, 0
 	for i := batched; i < n; i++ {
 		m := mk(i)
-		start := time.Now()
+		start, c0 := time.Now(), processCPU()
 		if _, err := b.Memories.PutMemory(ctx, m); err != nil {
 			return nil, dir, err
 		}
 		spent += time.Since(start)
+		cpu += processCPU() - c0
 	}
 	if single > 0 {
 		rep.IngestPerS.Single = float64(single) / spent.Seconds()
+		rep.IngestPerS.SingleCPUUS = float64(cpu.Nanoseconds()) / 1e3 / float64(single)
 	}
 	progress("ingest", n, n)
+	if sc.IngestOnly {
+		rep.PeakRSSBytes = peakRSS()
+		b.Close()
+		rep.BytesPerMemory = float64(storeBytes(dir, sc.Product.DBFile)) / float64(n)
+		progress("", 0, 0)
+		return rep, dir, nil
+	}
 
 	// An embedder off the write path (the built-in encoder) embeds the
 	// queue afterwards, as a server's loop would.
@@ -323,8 +347,8 @@ func (r *ScaleReport) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "%-22s p50 %7.2f ms   p95 %7.2f ms   p99 %7.2f ms\n", name, l.P50, l.P95, l.P99)
 	}
 	fmt.Fprintf(w, "memories               %d (%d queries, embedder %v, %v cores)\n", r.Memories, r.Queries, r.Config["embedder"], r.Config["gomaxprocs"])
-	fmt.Fprintf(w, "ingest batched         %.0f memories/s\n", r.IngestPerS.Batched)
-	fmt.Fprintf(w, "ingest single put      %.0f memories/s (%d puts)\n", r.IngestPerS.Single, r.SingleSample)
+	fmt.Fprintf(w, "ingest batched         %.0f memories/s (%.1f CPU-µs each)\n", r.IngestPerS.Batched, r.IngestPerS.BatchedCPUUS)
+	fmt.Fprintf(w, "ingest single put      %.0f memories/s (%d puts, %.1f CPU-µs each)\n", r.IngestPerS.Single, r.SingleSample, r.IngestPerS.SingleCPUUS)
 	if r.EmbedPerS > 0 {
 		fmt.Fprintf(w, "embedding (queued)     %.0f memories/s, after the writes\n", r.EmbedPerS)
 	}

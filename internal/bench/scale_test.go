@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -99,5 +100,46 @@ func TestTermProgress(t *testing.T) {
 	p("", 0, 0)
 	if got, want := out.String(), "\r\033[Kingest 3/10\r\033[K"; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// countingSearcher counts the searches run through it.
+type countingSearcher struct {
+	recall.Searcher
+	n *int
+}
+
+func (c countingSearcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.SearchHit, error) {
+	*c.n++
+	return c.Searcher.Search(ctx, q)
+}
+
+// TestScale_IngestOnly stops after the writes: the rates and the store's
+// size are reported, and nothing is searched.
+func TestScale_IngestOnly(t *testing.T) {
+	searches := 0
+	open := func(ctx context.Context, dir, embedder string) (*bench.Store, error) {
+		b, err := hashingStore(ctx, dir, embedder)
+		if err == nil {
+			b.Search = countingSearcher{b.Search, &searches}
+		}
+		return b, err
+	}
+	sc := bench.Scale{Product: bench.Product{DBFile: "recall.db", Open: open}, Memories: 60, Queries: 5, Seed: 1, Budget: 500, IngestOnly: true}
+	rep, dir, err := sc.Run(context.Background())
+	if dir != "" {
+		defer os.RemoveAll(dir)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.IngestPerS.Batched <= 0 || rep.IngestPerS.Single <= 0 || rep.BytesPerMemory <= 0 || rep.PeakRSSBytes <= 0 {
+		t.Errorf("report %+v lacks the ingest figures", rep)
+	}
+	if runtime.GOOS == "linux" && (rep.IngestPerS.BatchedCPUUS <= 0 || rep.IngestPerS.SingleCPUUS <= 0) {
+		t.Errorf("report %+v lacks the ingest figures", rep)
+	}
+	if searches != 0 || rep.SearchHybridMS.P50 != 0 || rep.VectorIndexMS != 0 {
+		t.Errorf("%d searches (hybrid p50 %v, index %v ms) after the writes, want none", searches, rep.SearchHybridMS.P50, rep.VectorIndexMS)
 	}
 }
