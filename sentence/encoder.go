@@ -43,12 +43,14 @@ type Encoder struct {
 
 var _ recall.Embedder = (*Encoder)(nil)
 
-// inPlace names the tensors the encoder reads straight from the embedded
-// file rather than decoding at load.
-var inPlace = map[string]bool{"emb": true}
+// inPlace tells the tensors the encoder reads straight from the embedded
+// file rather than decoding at load: the embedding table, of which a
+// query reads a few rows, and every layer with a scale per row, which a
+// query widens as it reads (linear.go).
+func inPlace(name string, form byte) bool { return name == "emb" || form == FormInt8Row }
 
-// shared is the process's one encoder: the decoded weights take about
-// 20 MB, so every store and command shares them.
+// shared is the process's one encoder: every store and command shares
+// its tokenizer and weights.
 var shared = &Encoder{}
 
 // Default returns the process-wide encoder.
@@ -71,12 +73,10 @@ func (e *Encoder) Load() error {
 			defer close(done)
 			e.tok, tokErr = NewTokenizer(vocabFile)
 		}()
-		// Every decoded value came from at least one byte of the file:
-		// a block of len(weightFile) values holds them all. It lives as
-		// long as e, which alone reaches the model.
-		sl := newSlab(len(weightFile), e)
+		// Only the small float32 tensors (biases, norms, timings) are
+		// decoded: the int8 ones stay in the embedded file.
 		var w map[string]Tensor
-		if w, e.err = decodeWeights(weightFile, inPlace, sl.take, runtime.GOMAXPROCS(0)); e.err == nil {
+		if w, e.err = decodeWeights(weightFile, inPlace, nil, runtime.GOMAXPROCS(0)); e.err == nil {
 			e.model, e.err = NewModel(w)
 		}
 		<-done

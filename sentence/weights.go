@@ -16,10 +16,10 @@ import (
 // form 0 is float32; form 1 is float16; form 2 is int8 with one float32
 // scale per row (the last dimension is the row): scales first, then the
 // bytes; form 3 is int8 with one float32 scale per column (per output of
-// a layer). The converter (internal/convertuse) writes it; the encoder reads
-// it once and keeps float32 copies of the layers, so that the forward pass
-// never decodes them, but reads the embedding table in place: a query
-// touches a few of its 8,002 rows.
+// a layer). The converter (internal/convertuse) writes it; the encoder
+// decodes only its float32 tensors and reads the int8 ones in place: the
+// embedding table, of which a query touches a few of its 8,002 rows, and
+// the layers, whose rows a query widens to float32 as it reaches them.
 const weightMagic = "USELITE1"
 
 // Weight forms.
@@ -104,13 +104,13 @@ func DecodeWeights(b []byte) (map[string]Tensor, error) {
 	return decodeWeights(b, nil, nil, 1)
 }
 
-// decodeWeights reads a weight file; the int8 tensors inPlace names are
-// not decoded but point into b, so that a large table costs nothing until
+// decodeWeights reads a weight file; the int8 tensors inPlace accepts
+// (nil: none) are not decoded but point into b, so that a large table costs nothing until
 // its rows are read. b must then stay unchanged while they are in use
 // (the embedded file is read-only). Decoded tensors take their memory
 // from alloc, or from the heap when it is nil, and are dequantised on
 // workers goroutines once the file is parsed.
-func decodeWeights(b []byte, inPlace map[string]bool, alloc func(n int) []float32, workers int) (map[string]Tensor, error) {
+func decodeWeights(b []byte, inPlace func(name string, form byte) bool, alloc func(n int) []float32, workers int) (map[string]Tensor, error) {
 	if alloc == nil {
 		alloc = func(n int) []float32 { return make([]float32, n) }
 	}
@@ -163,7 +163,7 @@ func decodeWeights(b []byte, inPlace map[string]bool, alloc func(n int) []float3
 				t.scales[i] = math.Float32frombits(r.u32())
 			}
 			t.q = r.bytes(size)
-			if !inPlace[name] {
+			if inPlace == nil || !inPlace(name, form) {
 				t.Data = alloc(size)
 				work = splitDequant(work, t.Data, t.q, t.scales, t.Cols(), form)
 				t.q, t.scales = nil, nil
