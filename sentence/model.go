@@ -142,20 +142,23 @@ func (m *Model) Forward(ids []int) []float32 {
 }
 
 // forward runs one layer over x (t × in) with residual res (t × out) and
-// returns the new stream (t × out), its buffers taken from ws.
+// returns the new stream (t × out), its buffers taken from ws; the
+// layer's temporaries are given back before it returns.
 func (l *layer) forward(ws *workspace, x, res []float32, t int) []float32 {
 	in, d := l.qkv.in, l.out.out
+	f, y := ws.take(t*d), ws.take(t*d)
+	temps := ws.mark()
 	normed := ws.take(t * in)
 	layerNorm(normed, x, in, l.ln1Scale, l.ln1Bias)
 	qkv := ws.take(t * l.qkv.out)
 	l.qkv.apply(qkv, normed, t)
 	ctx := ws.take(t * in)
 	attend(ctx, qkv, ws.take(t*t), t, in)
-	y := ws.take(t * d)
 	l.out.apply(y, ctx, t)
 	for i := range y {
 		y[i] += res[i]
 	}
+	ws.release(temps)
 	// Feed-forward block with its own residual.
 	normed2 := ws.take(t * d)
 	layerNorm(normed2, y, d, l.ln2Scale, l.ln2Bias)
@@ -164,11 +167,11 @@ func (l *layer) forward(ws *workspace, x, res []float32, t int) []float32 {
 	for i, v := range mid {
 		mid[i] = max(v, 0)
 	}
-	f := ws.take(t * d)
 	l.ff2.apply(f, mid, t)
 	for i := range f {
 		f[i] += y[i]
 	}
+	ws.release(temps)
 	return f
 }
 

@@ -5,13 +5,15 @@ import "sync"
 // workspace hands out the float32 buffers of one forward pass from one
 // block, which the next pass reuses: a pass needs some ten buffers of
 // tokens × width, and allocating them anew for every query was most of
-// what a query left to the garbage collector. A pass that needs more
-// than the block holds takes the rest from the heap, and the block is
-// grown to fit before it is put back.
+// what a query left to the garbage collector. Buffers are taken and
+// given back as a stack (mark, release), so that a layer's temporaries
+// share room with the next layer's. A pass that needs more than the
+// block holds takes the rest from the heap, and the block is grown to
+// its peak before it is put back.
 type workspace struct {
 	buf  []float32
-	off  int
-	need int
+	top  int // values in use
+	need int // the most in use at once during this pass
 }
 
 // workspaces are idle blocks; concurrent passes each take their own.
@@ -19,15 +21,22 @@ var workspaces = sync.Pool{New: func() any { return new(workspace) }}
 
 // take returns n values, zeroed: several buffers are sums.
 func (w *workspace) take(n int) []float32 {
-	w.need += n
-	if w.off+n > len(w.buf) {
+	lo := w.top
+	w.top += n
+	w.need = max(w.need, w.top)
+	if w.top > len(w.buf) {
 		return make([]float32, n)
 	}
-	out := w.buf[w.off : w.off+n : w.off+n]
-	w.off += n
+	out := w.buf[lo:w.top:w.top]
 	clear(out)
 	return out
 }
+
+// mark is where the buffers taken from now on start.
+func (w *workspace) mark() int { return w.top }
+
+// release gives back every buffer taken since m: none may be used after.
+func (w *workspace) release(m int) { w.top = m }
 
 // done makes the block fit the pass it served and puts it back. Nothing
 // taken from it may be used afterwards.
@@ -35,6 +44,6 @@ func (w *workspace) done() {
 	if w.need > len(w.buf) {
 		w.buf = make([]float32, w.need)
 	}
-	w.off, w.need = 0, 0
+	w.top, w.need = 0, 0
 	workspaces.Put(w)
 }

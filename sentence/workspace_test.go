@@ -72,3 +72,38 @@ func TestForwardAllocations(t *testing.T) {
 		t.Errorf("Forward of %d tokens allocates %.0f times, want at most 4", len(ids), allocs)
 	}
 }
+
+// Buffers given back are taken again, zeroed, and a block grows to the
+// most a pass held at once, not to the sum of what it took.
+func TestWorkspaceStack(t *testing.T) {
+	w := &workspace{}
+	a := w.take(10)
+	m := w.mark()
+	b := w.take(20)
+	b[0] = 7
+	w.release(m)
+	c := w.take(5)
+	if len(a) != 10 || len(b) != 20 || len(c) != 5 {
+		t.Fatalf("lengths %d %d %d", len(a), len(b), len(c))
+	}
+	if w.need != 30 {
+		t.Fatalf("peak %d, want 30", w.need)
+	}
+	w.done()
+	if len(w.buf) != 30 {
+		t.Fatalf("block of %d values after a pass that held 30 at most", len(w.buf))
+	}
+	w = &workspace{buf: w.buf}
+	a = w.take(10)
+	m = w.mark()
+	b = w.take(20)
+	b[0] = 7
+	w.release(m)
+	c = w.take(5)
+	if &c[0] != &b[0] || c[0] != 0 {
+		t.Fatalf("released room not reused zeroed: %v", c)
+	}
+	if &a[0] != &w.buf[0] {
+		t.Fatal("first buffer not taken from the block")
+	}
+}
