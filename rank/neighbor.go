@@ -15,8 +15,11 @@ import (
 // unrelated, so they lend each other nothing and are never shown as each
 // other's context.
 func sameThread(a, b *recall.Memory) bool {
-	return a.Type != "" && !standalone[a.Type] && a.Type == b.Type && a.Collection == b.Collection
+	return threaded(a) && a.Type == b.Type && a.Collection == b.Collection
 }
+
+// threaded reports whether m has a type whose memories form threads.
+func threaded(m *recall.Memory) bool { return m.Type != "" && !standalone[m.Type] }
 
 // standalone are the memory types that each hold one piece of knowledge
 // on its own (README: the types of `recall put`).
@@ -37,9 +40,17 @@ func (s *Searcher) neighborBoost(ctx context.Context, o Options, f recall.Memory
 		return top[i].m.ID < top[j].m.ID
 	})
 	top = top[:min(len(top), o.NeighborTop)]
-	ids := make([]string, len(top))
-	for i, c := range top {
-		ids[i] = c.m.ID
+	// Only a memory of a thread's type can lend to its neighbours
+	// (sameThread): the others' neighbours are not asked for. A store of
+	// untyped notes or facts then makes no neighbour query at all.
+	ids := make([]string, 0, len(top))
+	for _, c := range top {
+		if threaded(c.m) {
+			ids = append(ids, c.m.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
 	}
 	near, err := s.Neighbors.MemoryNeighbors(ctx, ids, o.NeighborRadius, o.EpisodeWindow, f)
 	if err != nil {
