@@ -345,7 +345,11 @@ func (r *ScaleReport) WriteText(w io.Writer) {
 		t    *Throughput
 	}{{"serve hybrid", r.ServeHybrid}, {"serve bm25", r.ServeBM25}} {
 		if s.t != nil {
-			fmt.Fprintf(w, "%-22s %7.0f req/s    p50 %7.2f ms   p95 %7.2f ms (%d clients)\n", s.name, s.t.PerS, s.t.P50, s.t.P95, s.t.Clients)
+			fmt.Fprintf(w, "%-22s %7.0f req/s    p50 %7.2f ms   p95 %7.2f ms (%d clients)", s.name, s.t.PerS, s.t.P50, s.t.P95, s.t.Clients)
+			if s.t.ServerCPUMS > 0 {
+				fmt.Fprintf(w, "   server %.2f CPU-ms a request", s.t.ServerCPUMS)
+			}
+			fmt.Fprintln(w)
 		}
 	}
 	fmt.Fprintf(w, "store                  %.0f bytes/memory\n", r.BytesPerMemory)
