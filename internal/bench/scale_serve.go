@@ -104,7 +104,7 @@ func serveThroughput(ctx context.Context, exe, dir string, qs []string, clients 
 		}
 		tp := Throughput{Clients: clients, Requests: total, PerS: float64(total) / time.Since(start).Seconds(), Latency: percentiles(lat)}
 		if cpu1, ok := processCPU(cmd.Process.Pid); ok && cpuKnown {
-			tp.ServerCPUMS = float64((cpu1-cpu0).Microseconds()) / 1000 / float64(total)
+			tp.ServerCPUMS = float64((cpu1 - cpu0).Microseconds()) / 1000 / float64(total)
 		}
 		out[mode] = tp
 	}
