@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -53,12 +54,48 @@ type TermSet map[string]struct{}
 // Terms splits text into its set of lower-case words of letters and digits.
 func Terms(text string) TermSet {
 	out := TermSet{}
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	}) {
+	for _, w := range words(text) {
 		out[w] = struct{}{}
 	}
 	return out
+}
+
+// words are the lower-case words of letters and digits of text, in order.
+func words(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+}
+
+// sortedTerms is Terms as a sorted list without repeats: MMR compares
+// every pair of its candidates, and merging two sorted lists costs less
+// than a map lookup per word.
+func sortedTerms(text string) []string {
+	ws := words(text)
+	slices.Sort(ws)
+	return slices.Compact(ws)
+}
+
+// jaccardSorted is Jaccard of two sortedTerms lists: the same counts,
+// so the same value.
+func jaccardSorted(a, b []string) float64 {
+	if len(a) == 0 && len(b) == 0 {
+		return 0
+	}
+	inter := 0
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] == b[j]:
+			inter++
+			i++
+			j++
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return float64(inter) / float64(len(a)+len(b)-inter)
 }
 
 // Jaccard is |a ∩ b| / |a ∪ b|, 0 for two empty sets.

@@ -28,15 +28,15 @@ func diversify(list []*candidate, lambda float64, limit int) []*candidate {
 	}
 	pool := list[:min(len(list), 3*limit)]
 	scores := make([]float64, len(pool))
-	terms := make([]TermSet, len(pool))
+	terms := make([][]string, len(pool))
 	for i, c := range pool {
 		scores[i] = c.score
-		terms[i] = Terms(c.m.Title + " " + c.m.Content)
+		terms[i] = sortedTerms(c.m.Title + " " + c.m.Content)
 	}
 	picked := MMR(scores, func(i, j int) float64 {
 		// Only near-duplicates count: distinct memories on one topic are
 		// what a search is for.
-		if sim := Jaccard(terms[i], terms[j]); sim >= duplicateSimilarity {
+		if sim := jaccardSorted(terms[i], terms[j]); sim >= duplicateSimilarity {
 			return sim
 		}
 		return 0
@@ -50,7 +50,7 @@ func diversify(list []*candidate, lambda float64, limit int) []*candidate {
 		c := pool[p]
 		dup := 0.0
 		for _, q := range picked[:i] {
-			if sim := Jaccard(terms[p], terms[q]); sim >= duplicateSimilarity {
+			if sim := jaccardSorted(terms[p], terms[q]); sim >= duplicateSimilarity {
 				dup = max(dup, sim)
 			}
 		}
