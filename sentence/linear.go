@@ -41,10 +41,6 @@ func newLinear(wt, b Tensor) linear {
 // rowBlock is the most rows of W widened at once.
 const rowBlock = 4
 
-// scratch holds widened weight rows for one pass over a range of outputs;
-// passes of concurrent queries each take their own.
-var scratch = sync.Pool{New: func() any { return new([]float32) }}
-
 // weights returns rows j..j+n of W as float32: a slice of wt, or the
 // int8 rows widened into buf.
 func (l *linear) weights(buf []float32, j, n int) []float32 {
@@ -63,24 +59,34 @@ func (l *linear) weights(buf []float32, j, n int) []float32 {
 // cores: below it, starting goroutines costs more than it saves.
 const parallelWork = 1 << 20
 
-// apply writes x·W + b for t rows of x (t × in) into y (t × out).
-func (l *linear) apply(y, x []float32, t int) {
+// apply writes x·W + b for t rows of x (t × in) into y (t × out); each
+// worker widens W's rows into room taken from ws.
+func (l *linear) apply(ws *workspace, y, x []float32, t int) {
 	workers := 1
 	if t*l.in*l.out >= parallelWork {
 		workers = min(runtime.GOMAXPROCS(0), 8)
 	}
+	var room []float32
+	if l.wt == nil {
+		defer ws.release(ws.mark())
+		room = ws.take(workers * rowBlock * l.in)
+	}
 	if workers == 1 {
-		l.columns(y, x, t, 0, l.out)
+		l.columns(y, x, t, 0, l.out, room)
 		return
 	}
 	var wg sync.WaitGroup
 	step := (l.out + workers - 1) / workers
 	for lo := 0; lo < l.out; lo += step {
 		hi := min(lo+step, l.out)
+		var buf []float32
+		if room != nil {
+			buf, room = room[:rowBlock*l.in], room[rowBlock*l.in:]
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			l.columns(y, x, t, lo, hi)
+			l.columns(y, x, t, lo, hi, buf)
 		}()
 	}
 	wg.Wait()
@@ -88,18 +94,10 @@ func (l *linear) apply(y, x []float32, t int) {
 
 // columns computes outputs lo..hi for every row: four outputs by three
 // tokens at a time where the blocked kernel runs, so that each weight row
-// and each token is loaded once per block; the rest one by one.
-func (l *linear) columns(y, x []float32, t, lo, hi int) {
+// and each token is loaded once per block; the rest one by one. buf has
+// room for rowBlock widened rows when W is int8.
+func (l *linear) columns(y, x []float32, t, lo, hi int, buf []float32) {
 	in, out := l.in, l.out
-	var buf []float32
-	if l.wt == nil {
-		p := scratch.Get().(*[]float32)
-		if cap(*p) < rowBlock*in {
-			*p = make([]float32, rowBlock*in)
-		}
-		buf = *p
-		defer scratch.Put(p)
-	}
 	var block [12]float32
 	j := lo
 	for ; j+rowBlock <= hi; j += rowBlock {

@@ -90,7 +90,7 @@ func (m *Model) Forward(ids []int) []float32 {
 		ids = ids[:maxTokens]
 	}
 	t := len(ids)
-	ws := workspaces.Get().(*workspace)
+	ws := getWorkspace()
 	defer ws.done()
 	width, rows := m.emb.cols, m.emb.rows
 	x := ws.take(t * width)
@@ -111,7 +111,7 @@ func (m *Model) Forward(ids []int) []float32 {
 	}
 	// Layer 0 widens the stream: its residual is a projection of x.
 	res := ws.take(t * m.res0.out)
-	m.res0.apply(res, x, t)
+	m.res0.apply(ws, res, x, t)
 	h := m.layers[0].forward(ws, x, res, t)
 	h = m.layers[1].forward(ws, h, h, t)
 
@@ -126,7 +126,7 @@ func (m *Model) Forward(ids []int) []float32 {
 	for j := range pooled {
 		pooled[j] /= float32(t)
 	}
-	m.hidden.apply(out, pooled, 1)
+	m.hidden.apply(ws, out, pooled, 1)
 	for j, v := range out {
 		out[j] = float32(math.Tanh(float64(v)))
 	}
@@ -151,10 +151,10 @@ func (l *layer) forward(ws *workspace, x, res []float32, t int) []float32 {
 	normed := ws.take(t * in)
 	layerNorm(normed, x, in, l.ln1Scale, l.ln1Bias)
 	qkv := ws.take(t * l.qkv.out)
-	l.qkv.apply(qkv, normed, t)
+	l.qkv.apply(ws, qkv, normed, t)
 	ctx := ws.take(t * in)
 	attend(ctx, qkv, ws.take(t*t), t, in)
-	l.out.apply(y, ctx, t)
+	l.out.apply(ws, y, ctx, t)
 	for i := range y {
 		y[i] += res[i]
 	}
@@ -163,11 +163,11 @@ func (l *layer) forward(ws *workspace, x, res []float32, t int) []float32 {
 	normed2 := ws.take(t * d)
 	layerNorm(normed2, y, d, l.ln2Scale, l.ln2Bias)
 	mid := ws.take(t * l.ff1.out)
-	l.ff1.apply(mid, normed2, t)
+	l.ff1.apply(ws, mid, normed2, t)
 	for i, v := range mid {
 		mid[i] = max(v, 0)
 	}
-	l.ff2.apply(f, mid, t)
+	l.ff2.apply(ws, f, mid, t)
 	for i := range f {
 		f[i] += y[i]
 	}
