@@ -72,14 +72,7 @@ func TestFindObservations_FirstPagePreparedOnce(t *testing.T) {
 	db := openDB(t)
 	ctx := context.Background()
 	s := NewObservationService(db)
-	at := time.Date(2026, 1, 2, 9, 0, 0, 0, time.UTC)
-	var obs []*recall.Observation
-	for i := range 3 {
-		obs = append(obs, &recall.Observation{Type: recall.ObsCommand, Session: "s", Content: "make build", At: at.Add(time.Duration(i) * time.Minute)})
-	}
-	if err := s.RecordObservations(ctx, obs); err != nil {
-		t.Fatal(err)
-	}
+	recordCommands(t, db)
 	kept := func() int { return keptStmts(db) }
 	before := kept()
 	for range 3 {
@@ -94,6 +87,20 @@ func TestFindObservations_FirstPagePreparedOnce(t *testing.T) {
 	if got, total, err := s.FindObservations(ctx, recall.ObservationFilter{Limit: 1, Offset: 1}); err != nil || len(got) != 1 || total != 3 {
 		t.Fatalf("second page: got %d, total %d, %v; want 1 and 3", len(got), total, err)
 	}
+}
+
+// recordCommands records three commands a minute apart in db.
+func recordCommands(t *testing.T, db *DB) []*recall.Observation {
+	t.Helper()
+	at := time.Date(2026, 1, 2, 9, 0, 0, 0, time.UTC)
+	var obs []*recall.Observation
+	for i := range 3 {
+		obs = append(obs, &recall.Observation{Type: recall.ObsCommand, Session: "s", Content: "make build", At: at.Add(time.Duration(i) * time.Minute)})
+	}
+	if err := NewObservationService(db).RecordObservations(context.Background(), obs); err != nil {
+		t.Fatal(err)
+	}
+	return obs
 }
 
 // openDB opens a new store's database for the test.
@@ -132,15 +139,7 @@ func TestFindObservations_PartialIndexStatusWritten(t *testing.T) {
 	}
 	db := openDB(t)
 	ctx := context.Background()
-	s := NewObservationService(db)
-	at := time.Date(2026, 1, 2, 9, 0, 0, 0, time.UTC)
-	var obs []*recall.Observation
-	for i := range 3 {
-		obs = append(obs, &recall.Observation{Type: recall.ObsCommand, Session: "s", Content: "make build", At: at.Add(time.Duration(i) * time.Minute)})
-	}
-	if err := s.RecordObservations(ctx, obs); err != nil {
-		t.Fatal(err)
-	}
+	s, obs := NewObservationService(db), recordCommands(t, db)
 	if _, err := db.write.ExecContext(ctx, `UPDATE observations SET status = CASE id WHEN ? THEN 'compacted' WHEN ? THEN 'it''s' ELSE status END`, obs[1].ID, obs[2].ID); err != nil {
 		t.Fatal(err)
 	}

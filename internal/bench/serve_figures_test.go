@@ -10,23 +10,21 @@ import (
 	"github.com/recall-mem/recall/internal/synth"
 )
 
-// serveFiguresEnv names a store kept by 'recall bench scale --keep' (its
-// directory): TestServeFigures then runs the serve phase of the scale
-// benchmark against it with each binary that RECALL_SERVE_FIGURES_EXE
-// lists (comma-separated), in turn, RECALL_SERVE_FIGURES_ROUNDS times
-// (1), so that an old and a new binary are measured interleaved at the
-// same load. RECALL_SERVE_FIGURES_QUERIES sets the requests per mode
-// (400, each a different question), RECALL_SERVE_FIGURES_MEMORIES the
-// store's size (100,000: the questions depend on it), and
-// RECALL_SERVE_FIGURES_CLIENTS the concurrent clients (20). A binary
-// that migrates the store changes it: run it on a copy. It is skipped
-// otherwise: a store that size takes minutes to build.
-const serveFiguresEnv = "RECALL_SERVE_FIGURES_STORE"
-
+// TestServeFigures measures 'recall serve' on a store that 'recall bench
+// scale --keep' left, as the scale benchmark's serve phase does, for each
+// binary of RECALL_SERVE_FIGURES_EXE (comma-separated) in turn, and
+// RECALL_SERVE_FIGURES_ROUNDS times over (1): an old and a new binary
+// alternated meet the same load. RECALL_SERVE_FIGURES_STORE names the
+// store's directory (without it the test does nothing: such a store
+// takes minutes to build; a binary that migrates it changes it, so give
+// a copy). RECALL_SERVE_FIGURES_QUERIES is the requests per mode (400,
+// each question a different one), RECALL_SERVE_FIGURES_MEMORIES the
+// store's size (100,000: the questions depend on it) and
+// RECALL_SERVE_FIGURES_CLIENTS the concurrent clients (20).
 func TestServeFigures(t *testing.T) {
-	dir := os.Getenv(serveFiguresEnv)
-	if dir == "" {
-		t.Skip(serveFiguresEnv + " names no kept benchmark store")
+	store := os.Getenv("RECALL_SERVE_FIGURES_STORE")
+	if store == "" {
+		t.Skip("set RECALL_SERVE_FIGURES_STORE to a kept scale store to measure serve")
 	}
 	exes := strings.Split(os.Getenv("RECALL_SERVE_FIGURES_EXE"), ",")
 	if exes[0] == "" {
@@ -54,7 +52,7 @@ func TestServeFigures(t *testing.T) {
 	for round := range rounds {
 		for _, exe := range exes {
 			load, _ := os.ReadFile("/proc/loadavg")
-			tp, err := serveThroughput(context.Background(), exe, dir, qs, clients, "hybrid", "bm25")
+			tp, err := serveThroughput(context.Background(), exe, store, qs, clients, "hybrid", "bm25")
 			if err != nil {
 				t.Fatalf("%s: %v", exe, err)
 			}
