@@ -191,8 +191,11 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 	// The vector search runs beside the full-text one: on two cores the
 	// query costs the slower of the two, not their sum.
 	var vec <-chan vectorResult
+	// The full-text candidates' ids go to the vector search when they are
+	// ready: it need not load those memories again.
+	textKnown := make(chan []string, 1)
 	if mode != recall.ModeBM25 {
-		vec = s.nearest(ctx, contentWords(text), q.Filter, max(o.Candidates, limit))
+		vec = s.nearest(ctx, contentWords(text), q.Filter, max(o.Candidates, limit), textKnown)
 	}
 	// An early return waits for the vector search, so that nothing still
 	// reads the store after Search returns.
@@ -209,6 +212,7 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 			settle()
 			return nil, err
 		}
+		textKnown <- textIDs
 	}
 	if o.Feedback > 0 && len(textIDs) > 0 {
 		if err := s.feedback(ctx, o, text, q.Filter, textIDs, cands); err != nil {
@@ -316,25 +320,37 @@ type vectorResult struct {
 
 // nearest starts the vector search for text, and loads the memories it
 // finds that pass f, beside the full-text search; its one result arrives
-// on the channel.
-func (s *Searcher) nearest(ctx context.Context, text string, f recall.MemoryFilter, k int) <-chan vectorResult {
+// on the channel. If the full-text candidates' ids have arrived on
+// textKnown by the time it loads, those memories are not loaded: the
+// ranker has them already (they passed f), and uses its own copy of
+// any memory both searches find.
+func (s *Searcher) nearest(ctx context.Context, text string, f recall.MemoryFilter, k int, textKnown <-chan []string) <-chan vectorResult {
 	out := make(chan vectorResult, 1)
 	if s.Vectors == nil {
 		out <- vectorResult{err: recall.Errorf(recall.EUNAVAILABLE, "No embedder is configured: set [retrieval] embedder in config.toml, then run `recall reindex`.")}
 		return out
 	}
 	go func() {
-		r, err := s.loadNearest(ctx, text, f, k)
+		r, err := s.loadNearest(ctx, text, f, k, textKnown)
 		r.err = err
 		out <- r
 	}()
 	return out
 }
 
-func (s *Searcher) loadNearest(ctx context.Context, text string, f recall.MemoryFilter, k int) (vectorResult, error) {
+func (s *Searcher) loadNearest(ctx context.Context, text string, f recall.MemoryFilter, k int, textKnown <-chan []string) (vectorResult, error) {
 	hits, err := s.Vectors.SearchVectors(ctx, text, k)
 	if err != nil {
 		return vectorResult{}, err
+	}
+	var known map[string]bool
+	select {
+	case ids := <-textKnown:
+		known = make(map[string]bool, len(ids))
+		for _, id := range ids {
+			known[id] = true
+		}
+	default: // still searching: load them all rather than wait
 	}
 	r := vectorResult{best: map[string]recall.VectorHit{}, loaded: map[string]*recall.Memory{}}
 	for _, h := range hits {
@@ -346,10 +362,16 @@ func (s *Searcher) loadNearest(ctx context.Context, text string, f recall.Memory
 			r.best[h.MemoryID] = h
 		}
 	}
-	if len(r.ids) == 0 {
+	load := make([]string, 0, len(r.ids))
+	for _, id := range r.ids {
+		if !known[id] {
+			load = append(load, id)
+		}
+	}
+	if len(load) == 0 {
 		return r, nil
 	}
-	f.IDs, f.Offset, f.Limit = r.ids, 0, len(r.ids)
+	f.IDs, f.Offset, f.Limit = load, 0, len(load)
 	ms, _, err := s.Memories.FindMemories(ctx, f)
 	if err != nil {
 		return vectorResult{}, fmt.Errorf("load vector candidates: %w", err)

@@ -11,8 +11,6 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -38,29 +36,24 @@ var (
 // decoded on first use, once per process, so that commands that never
 // embed do not pay for it. It is safe for concurrent use.
 type Encoder struct {
-	// CacheDir is where the decoded layers are kept between processes
-	// (see cache.go); "" keeps none, except for Default's encoder, which
-	// uses the user's cache directory. Set it before the first use.
-	CacheDir string
-
-	once      sync.Once
-	loaded    atomic.Bool
-	userCache bool // CacheDir "" means the user's cache directory
-	cached    bool // the layers were mapped from the cache
-	err       error
-	tok       *Tokenizer
-	model     *Model
+	once   sync.Once
+	loaded atomic.Bool
+	err    error
+	tok    *Tokenizer
+	model  *Model
 }
 
 var _ recall.Embedder = (*Encoder)(nil)
 
-// inPlace names the tensors the encoder reads straight from the embedded
-// file rather than decoding at load.
-var inPlace = map[string]bool{"emb": true}
+// inPlace tells the tensors the encoder reads straight from the embedded
+// file rather than decoding at load: the embedding table, of which a
+// query reads a few rows, and every layer with a scale per row, which a
+// query widens as it reads (linear.go).
+func inPlace(name string, form byte) bool { return name == "emb" || form == FormInt8Row }
 
-// shared is the process's one encoder: the decoded weights take about
-// 20 MB, so every store and command shares them.
-var shared = &Encoder{userCache: true}
+// shared is the process's one encoder: every store and command shares
+// its tokenizer and weights.
+var shared = &Encoder{}
 
 // Default returns the process-wide encoder.
 func Default() *Encoder { return shared }
@@ -74,8 +67,10 @@ func (e *Encoder) Dim() int { return Dim }
 // Load decodes the embedded weights if that has not happened yet.
 func (e *Encoder) Load() error {
 	e.once.Do(func() {
+		// Only the small float32 tensors (biases, norms, timings) are
+		// decoded: the int8 ones stay in the embedded file.
 		var w map[string]Tensor
-		if w, e.err = e.loadWeights(); e.err == nil {
+		if w, e.err = decodeWeights(weightFile, inPlace, nil, runtime.GOMAXPROCS(0)); e.err == nil {
 			e.model, e.err = NewModel(w)
 		}
 		if e.err == nil {
@@ -87,55 +82,6 @@ func (e *Encoder) Load() error {
 		e.loaded.Store(true)
 	})
 	return e.err
-}
-
-// loadWeights maps the decoded layers from the cache file, or decodes
-// them and writes that file for the next process.
-func (e *Encoder) loadWeights() (map[string]Tensor, error) {
-	path := e.cachePath()
-	if path != "" {
-		if m, err := mapFile(path); err == nil {
-			c := &cacheAlloc{vals: cacheValues(m)}
-			w, err := decodeWeights(weightFile, inPlace, c.take, 1, true)
-			if err == nil && c.used() {
-				e.cached = true
-				// The mapping lives as long as e, which alone reaches the model.
-				runtime.AddCleanup(e, unmapFile, m)
-				return w, nil
-			}
-			unmapFile(m)
-		}
-	}
-	// Every decoded value came from at least one byte of the file:
-	// a block of len(weightFile) values holds them all. It lives as
-	// long as e, which alone reaches the model.
-	sl := newSlab(len(weightFile), e)
-	w, err := decodeWeights(weightFile, inPlace, sl.take, runtime.GOMAXPROCS(0), false)
-	if err == nil && path != "" && !sl.spilled {
-		// A cache that cannot be written (read-only home, full disk)
-		// only means the next process decodes again.
-		_ = writeCache(path, sl.buf[:sl.off])
-	}
-	return w, err
-}
-
-// cachePath is the weight cache file, or "" for none.
-func (e *Encoder) cachePath() string {
-	if !cacheSupported {
-		return ""
-	}
-	dir := e.CacheDir
-	if dir == "" && e.userCache {
-		base, err := os.UserCacheDir()
-		if err != nil {
-			return ""
-		}
-		dir = filepath.Join(base, "recall")
-	}
-	if dir == "" {
-		return ""
-	}
-	return filepath.Join(dir, cacheName())
 }
 
 // Loaded reports whether the weights have been decoded (or tried to be).

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"maps"
 	"math"
-	"runtime"
 	"slices"
 	"testing"
 	"unicode/utf16"
@@ -58,11 +57,19 @@ func TestVocabScannerRejectsDamage(t *testing.T) {
 }
 
 // TestLoadMatchesDecodedWeights checks the load path (embedding table
-// read in place, layers dequantised row by row) against the model built
+// and layers read in place, the layers' int8 rows widened as a query
+// reaches them) against the model built
 // from DecodeWeights, which decodes every tensor: every vector of the
 // reference sentences must be bit for bit the same.
 func TestLoadMatchesDecodedWeights(t *testing.T) {
-	old := decodedModel(t)
+	w, err := DecodeWeights(weightFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := NewModel(w)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if old.emb.data == nil {
 		t.Fatal("DecodeWeights kept the embedding table in place")
 	}
@@ -72,6 +79,11 @@ func TestLoadMatchesDecodedWeights(t *testing.T) {
 	}
 	if e.model.emb.data != nil || e.model.emb.q == nil {
 		t.Fatal("Load decoded the embedding table instead of reading it in place")
+	}
+	for _, l := range e.model.linears() {
+		if l.wt != nil || l.q == nil {
+			t.Fatalf("Load decoded a %d × %d layer instead of reading it in place", l.out, l.in)
+		}
 	}
 	oldTok := jsonTokenizer(t, vocabFile)
 	for _, r := range loadReferences(t) {
@@ -86,27 +98,4 @@ func TestLoadMatchesDecodedWeights(t *testing.T) {
 			}
 		}
 	}
-}
-
-// The slab hands out disjoint slices, then heap memory once it is full.
-func TestSlabTake(t *testing.T) {
-	owner := new(int)
-	s := newSlab(10, owner)
-	a, b, c := s.take(4), s.take(6), s.take(3)
-	if len(a) != 4 || len(b) != 6 || len(c) != 3 {
-		t.Fatalf("lengths %d %d %d", len(a), len(b), len(c))
-	}
-	for i := range a {
-		a[i] = 1
-	}
-	for i := range b {
-		b[i] = 2
-	}
-	for i := range c {
-		c[i] = 3
-	}
-	if a[3] != 1 || b[0] != 2 || cap(a) != 4 {
-		t.Fatalf("slices overlap: a %v b %v", a, b)
-	}
-	runtime.KeepAlive(owner)
 }

@@ -68,6 +68,16 @@ func NewModel(w map[string]Tensor) (*Model, error) {
 	return m, nil
 }
 
+// linears lists the model's dense layers.
+func (m *Model) linears() []*linear {
+	out := []*linear{&m.res0, &m.hidden}
+	for i := range m.layers {
+		l := &m.layers[i]
+		out = append(out, &l.qkv, &l.out, &l.ff1, &l.ff2)
+	}
+	return out
+}
+
 // Forward returns the unit-length 512-d vector of a token sequence; ids
 // past maxTokens are dropped, as the graph does. A sequence without
 // tokens has no meaning to encode: its vector is zero.
@@ -80,8 +90,10 @@ func (m *Model) Forward(ids []int) []float32 {
 		ids = ids[:maxTokens]
 	}
 	t := len(ids)
+	ws := getWorkspace()
+	defer ws.done()
 	width, rows := m.emb.cols, m.emb.rows
-	x := make([]float32, t*width)
+	x := ws.take(t * width)
 	half := len(m.timescales)
 	for p, id := range ids {
 		if id < 0 || id >= rows {
@@ -98,14 +110,14 @@ func (m *Model) Forward(ids []int) []float32 {
 		}
 	}
 	// Layer 0 widens the stream: its residual is a projection of x.
-	res := make([]float32, t*m.res0.out)
-	m.res0.apply(res, x, t)
-	h := m.layers[0].forward(x, res, t)
-	h = m.layers[1].forward(h, h, t)
+	res := ws.take(t * m.res0.out)
+	m.res0.apply(ws, res, x, t)
+	h := m.layers[0].forward(ws, x, res, t)
+	h = m.layers[1].forward(ws, h, h, t)
 
 	// Mean over tokens, then the tanh layer and unit length.
 	d := m.hidden.in
-	pooled := make([]float32, d)
+	pooled := ws.take(d)
 	for i := range t {
 		for j, v := range h[i*d : (i+1)*d] {
 			pooled[j] += v
@@ -114,7 +126,7 @@ func (m *Model) Forward(ids []int) []float32 {
 	for j := range pooled {
 		pooled[j] /= float32(t)
 	}
-	m.hidden.apply(out, pooled, 1)
+	m.hidden.apply(ws, out, pooled, 1)
 	for j, v := range out {
 		out[j] = float32(math.Tanh(float64(v)))
 	}
@@ -130,33 +142,36 @@ func (m *Model) Forward(ids []int) []float32 {
 }
 
 // forward runs one layer over x (t × in) with residual res (t × out) and
-// returns the new stream (t × out).
-func (l *layer) forward(x, res []float32, t int) []float32 {
+// returns the new stream (t × out), its buffers taken from ws; the
+// layer's temporaries are given back before it returns.
+func (l *layer) forward(ws *workspace, x, res []float32, t int) []float32 {
 	in, d := l.qkv.in, l.out.out
-	normed := make([]float32, t*in)
+	f, y := ws.take(t*d), ws.take(t*d)
+	temps := ws.mark()
+	normed := ws.take(t * in)
 	layerNorm(normed, x, in, l.ln1Scale, l.ln1Bias)
-	qkv := make([]float32, t*l.qkv.out)
-	l.qkv.apply(qkv, normed, t)
-	ctx := make([]float32, t*in)
-	attend(ctx, qkv, t, in)
-	y := make([]float32, t*d)
-	l.out.apply(y, ctx, t)
+	qkv := ws.take(t * l.qkv.out)
+	l.qkv.apply(ws, qkv, normed, t)
+	ctx := ws.take(t * in)
+	attend(ctx, qkv, ws.take(t*t), t, in)
+	l.out.apply(ws, y, ctx, t)
 	for i := range y {
 		y[i] += res[i]
 	}
+	ws.release(temps)
 	// Feed-forward block with its own residual.
-	normed2 := make([]float32, t*d)
+	normed2 := ws.take(t * d)
 	layerNorm(normed2, y, d, l.ln2Scale, l.ln2Bias)
-	mid := make([]float32, t*l.ff1.out)
-	l.ff1.apply(mid, normed2, t)
+	mid := ws.take(t * l.ff1.out)
+	l.ff1.apply(ws, mid, normed2, t)
 	for i, v := range mid {
 		mid[i] = max(v, 0)
 	}
-	f := make([]float32, t*d)
-	l.ff2.apply(f, mid, t)
+	l.ff2.apply(ws, f, mid, t)
 	for i := range f {
 		f[i] += y[i]
 	}
+	ws.release(temps)
 	return f
 }
 
@@ -165,12 +180,11 @@ func (l *layer) forward(x, res []float32, t int) []float32 {
 // queries, keys and values side by side, each `width` wide and split
 // into heads by contiguous blocks. A head's scores are one matrix
 // product of its queries and keys, four keys by three queries per kernel
-// call, scaled afterwards.
-func attend(ctx, qkv []float32, t, width int) {
+// call, scaled afterwards. scores is t × t of room for them.
+func attend(ctx, qkv, scores []float32, t, width int) {
 	depth := width / heads
 	scale := float32(1 / math.Sqrt(float64(depth)))
 	stride := 3 * width
-	scores := make([]float32, t*t)
 	var block [12]float32
 	for hd := range heads {
 		off := hd * depth

@@ -16,10 +16,10 @@ import (
 // form 0 is float32; form 1 is float16; form 2 is int8 with one float32
 // scale per row (the last dimension is the row): scales first, then the
 // bytes; form 3 is int8 with one float32 scale per column (per output of
-// a layer). The converter (internal/convertuse) writes it; the encoder reads
-// it once and keeps float32 copies of the layers, so that the forward pass
-// never decodes them, but reads the embedding table in place: a query
-// touches a few of its 8,002 rows.
+// a layer). The converter (internal/convertuse) writes it; the encoder
+// decodes only its float32 tensors and reads the int8 ones in place: the
+// embedding table, of which a query touches a few of its 8,002 rows, and
+// the layers, whose rows a query widens to float32 as it reaches them.
 const weightMagic = "USELITE1"
 
 // Weight forms.
@@ -101,18 +101,16 @@ func EncodeWeights(tensors []Tensor) []byte {
 
 // DecodeWeights reads a weight file into float32 tensors by name.
 func DecodeWeights(b []byte) (map[string]Tensor, error) {
-	return decodeWeights(b, nil, nil, 1, false)
+	return decodeWeights(b, nil, nil, 1)
 }
 
-// decodeWeights reads a weight file; the int8 tensors inPlace names are
-// not decoded but point into b, so that a large table costs nothing until
+// decodeWeights reads a weight file; the int8 tensors inPlace accepts
+// (nil: none) are not decoded but point into b, so that a large table costs nothing until
 // its rows are read. b must then stay unchanged while they are in use
 // (the embedded file is read-only). Decoded tensors take their memory
 // from alloc, or from the heap when it is nil, and are dequantised on
-// workers goroutines once the file is parsed. With filled, alloc hands
-// out values decoded already (a weight cache): they are only checked, at
-// each tensor's first and last row, against b.
-func decodeWeights(b []byte, inPlace map[string]bool, alloc func(n int) []float32, workers int, filled bool) (map[string]Tensor, error) {
+// workers goroutines once the file is parsed.
+func decodeWeights(b []byte, inPlace func(name string, form byte) bool, alloc func(n int) []float32, workers int) (map[string]Tensor, error) {
 	if alloc == nil {
 		alloc = func(n int) []float32 { return make([]float32, n) }
 	}
@@ -145,23 +143,15 @@ func decodeWeights(b []byte, inPlace map[string]bool, alloc func(n int) []float3
 			return nil, fmt.Errorf("weight file truncated at tensor %q: regenerate it with `go generate ./sentence`", name)
 		}
 		switch form {
-		case FormFloat32, FormFloat16:
-			width := 4
-			if form == FormFloat16 {
-				width = 2
-			}
-			raw := r.bytes(size * width)
-			if t.Data = alloc(size); len(t.Data) != size {
-				return nil, errCacheSize
-			}
-			if filled {
-				if !floatsMatch(t.Data, raw, form) {
-					return nil, fmt.Errorf("weight cache differs from the weights at tensor %q", name)
-				}
-				break
-			}
+		case FormFloat32:
+			t.Data = alloc(size)
 			for i := range t.Data {
-				t.Data[i] = floatAt(raw, i, form)
+				t.Data[i] = math.Float32frombits(r.u32())
+			}
+		case FormFloat16:
+			t.Data = alloc(size)
+			for i := range t.Data {
+				t.Data[i] = fromHalf(r.u16())
 			}
 		case FormInt8Row, FormInt8Col:
 			n := t.Rows()
@@ -173,16 +163,9 @@ func decodeWeights(b []byte, inPlace map[string]bool, alloc func(n int) []float3
 				t.scales[i] = math.Float32frombits(r.u32())
 			}
 			t.q = r.bytes(size)
-			if !inPlace[name] {
-				if t.Data = alloc(size); len(t.Data) != size {
-					return nil, errCacheSize
-				}
-				if filled && !rowsMatch(t) {
-					return nil, fmt.Errorf("weight cache differs from the weights at tensor %q", name)
-				}
-				if !filled {
-					work = splitDequant(work, t.Data, t.q, t.scales, t.Cols(), form)
-				}
+			if inPlace == nil || !inPlace(name, form) {
+				t.Data = alloc(size)
+				work = splitDequant(work, t.Data, t.q, t.scales, t.Cols(), form)
 				t.q, t.scales = nil, nil
 			}
 		default:
@@ -195,51 +178,6 @@ func decodeWeights(b []byte, inPlace map[string]bool, alloc func(n int) []float3
 	}
 	runDequant(work, workers)
 	return out, nil
-}
-
-// floatAt is value i of a float32 or float16 tensor's bytes.
-func floatAt(raw []byte, i int, form byte) float32 {
-	if form == FormFloat16 {
-		return fromHalf(binary.LittleEndian.Uint16(raw[2*i:]))
-	}
-	return math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
-}
-
-// floatsMatch checks a cached float tensor against the file at its first
-// and last values.
-func floatsMatch(data []float32, raw []byte, form byte) bool {
-	for _, i := range []int{0, len(data) - 1} {
-		if i >= 0 && math.Float32bits(data[i]) != math.Float32bits(floatAt(raw, i, form)) {
-			return false
-		}
-	}
-	return true
-}
-
-// rowsMatch checks a cached int8 tensor (t.Data from the cache, t.q and
-// t.scales from the file) at its first and last row, dequantised as Load
-// does: a cache of other weights, or one damaged at either end, fails.
-func rowsMatch(t Tensor) bool {
-	cols := t.Cols()
-	if cols == 0 || len(t.q) == 0 {
-		return true
-	}
-	rows := len(t.q) / cols
-	row := make([]float32, cols)
-	for _, r := range []int{0, rows - 1} {
-		lo := r * cols
-		scales := t.scales
-		if t.Form != FormInt8Col {
-			scales = t.scales[r : r+1]
-		}
-		dequantise(row, t.q[lo:lo+cols], scales, cols, t.Form)
-		for i, v := range row {
-			if math.Float32bits(v) != math.Float32bits(t.Data[lo+i]) {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // dequantise writes q's values times their scales into dst, a row at a

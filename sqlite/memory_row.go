@@ -3,7 +3,6 @@ package sqlite
 import (
 	"database/sql"
 	"encoding/json"
-	"fmt"
 
 	"github.com/recall-mem/recall"
 )
@@ -16,41 +15,39 @@ const memoryColumns = `m.id, m.key, m.collection, m.type, m.title, m.content, m.
 
 type scanner interface{ Scan(dest ...any) error }
 
-func scanMemory(row scanner) (*recall.Memory, error) {
-	var (
-		m                            recall.Memory
-		key                          sql.NullString
-		tags, related, anchors, meta string
-		created, updated, occurred   int64
-		reviewed, snoozed            sql.NullInt64
-	)
-	if err := row.Scan(&m.ID, &key, &m.Collection, &m.Type, &m.Title, &m.Content, &tags, &m.Category,
-		&m.Context, &related, &m.Project, &m.Priority, &m.CreatedBy, &m.Confidence, &m.Tier, &m.Pinned,
-		&m.Status, &anchors, &meta, &created, &updated, &reviewed, &occurred, &snoozed, &m.Version); err != nil {
-		return nil, err
-	}
-	m.Key = key.String
-	if err := unmarshalColumns(map[string]any{"tags": &m.Tags, "related": &m.Related, "anchors": &m.Anchors},
-		map[string]string{"tags": tags, "related": related, "anchors": anchors}); err != nil {
-		return nil, err
-	}
-	if meta != "" && meta != "{}" {
-		m.Metadata = json.RawMessage(meta)
-	}
-	m.CreatedAt, m.UpdatedAt, m.OccurredAt = fromMS(created), fromMS(updated), fromMS(occurred)
-	m.ReviewedAt, m.SnoozedUntil = fromNullMS(reviewed), fromNullMS(snoozed)
-	return &m, nil
+// memoryColumnsBesides are the columns of a memory row that are not
+// scanned straight into recall.Memory: in one value, so that scanning
+// them takes one allocation, not one per column.
+type memoryColumnsBesides struct {
+	key                          sql.NullString
+	tags, related, anchors, meta string
+	created, updated, occurred   int64
+	reviewed, snoozed            sql.NullInt64
 }
 
-func unmarshalColumns(dst map[string]any, src map[string]string) error {
-	for name, ptr := range dst {
-		if s := src[name]; s != "" {
-			if err := json.Unmarshal([]byte(s), ptr); err != nil {
-				return fmt.Errorf("decode %s: %w", name, err)
-			}
-		}
+func scanMemory(row scanner) (*recall.Memory, error) {
+	m, c := new(recall.Memory), new(memoryColumnsBesides)
+	if err := row.Scan(&m.ID, &c.key, &m.Collection, &m.Type, &m.Title, &m.Content, &c.tags, &m.Category,
+		&m.Context, &c.related, &m.Project, &m.Priority, &m.CreatedBy, &m.Confidence, &m.Tier, &m.Pinned,
+		&m.Status, &c.anchors, &c.meta, &c.created, &c.updated, &c.reviewed, &c.occurred, &c.snoozed, &m.Version); err != nil {
+		return nil, err
 	}
-	return nil
+	m.Key = c.key.String
+	if err := decodeStrings("tags", c.tags, &m.Tags); err != nil {
+		return nil, err
+	}
+	if err := decodeStrings("related", c.related, &m.Related); err != nil {
+		return nil, err
+	}
+	if err := decodeAnchors(c.anchors, &m.Anchors); err != nil {
+		return nil, err
+	}
+	if c.meta != "" && c.meta != "{}" {
+		m.Metadata = json.RawMessage(c.meta)
+	}
+	m.CreatedAt, m.UpdatedAt, m.OccurredAt = fromMS(c.created), fromMS(c.updated), fromMS(c.occurred)
+	m.ReviewedAt, m.SnoozedUntil = fromNullMS(c.reviewed), fromNullMS(c.snoozed)
+	return m, nil
 }
 
 // jsonText encodes v for a JSON column, with empty slices as "[]".

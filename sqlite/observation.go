@@ -96,9 +96,22 @@ func whereObservations(f recall.ObservationFilter) (string, []any) {
 	if f.ID != nil {
 		add("o.id = ?", *f.ID)
 	}
-	for col, v := range map[string]*string{"o.type": f.Type, "o.key": f.Key, "o.session": f.Session, "o.project": f.Project, "o.status": f.Status} {
+	for col, v := range map[string]*string{"o.type": f.Type, "o.key": f.Key, "o.session": f.Session, "o.project": f.Project} {
 		if v != nil {
 			add(col+" = ?", *v)
+		}
+	}
+	if f.Status != nil {
+		switch *f.Status {
+		case recall.StatusActive, recall.StatusCompacted:
+			// The partial indexes' statuses are written, not bound:
+			// SQLite compares a bound value with each partial index's
+			// condition when it plans, and then plans the statement
+			// again every time a value is bound (every search's
+			// observation query did).
+			conds = append(conds, "o.status = '"+*f.Status+"'")
+		default:
+			add("o.status = ?", *f.Status)
 		}
 	}
 	if f.Since != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -71,14 +72,7 @@ func TestFindObservations_FirstPagePreparedOnce(t *testing.T) {
 	db := openDB(t)
 	ctx := context.Background()
 	s := NewObservationService(db)
-	at := time.Date(2026, 1, 2, 9, 0, 0, 0, time.UTC)
-	var obs []*recall.Observation
-	for i := range 3 {
-		obs = append(obs, &recall.Observation{Type: recall.ObsCommand, Session: "s", Content: "make build", At: at.Add(time.Duration(i) * time.Minute)})
-	}
-	if err := s.RecordObservations(ctx, obs); err != nil {
-		t.Fatal(err)
-	}
+	recordCommands(t, db)
 	kept := func() int { return keptStmts(db) }
 	before := kept()
 	for range 3 {
@@ -93,6 +87,20 @@ func TestFindObservations_FirstPagePreparedOnce(t *testing.T) {
 	if got, total, err := s.FindObservations(ctx, recall.ObservationFilter{Limit: 1, Offset: 1}); err != nil || len(got) != 1 || total != 3 {
 		t.Fatalf("second page: got %d, total %d, %v; want 1 and 3", len(got), total, err)
 	}
+}
+
+// recordCommands records three commands a minute apart in db.
+func recordCommands(t *testing.T, db *DB) []*recall.Observation {
+	t.Helper()
+	at := time.Date(2026, 1, 2, 9, 0, 0, 0, time.UTC)
+	var obs []*recall.Observation
+	for i := range 3 {
+		obs = append(obs, &recall.Observation{Type: recall.ObsCommand, Session: "s", Content: "make build", At: at.Add(time.Duration(i) * time.Minute)})
+	}
+	if err := NewObservationService(db).RecordObservations(context.Background(), obs); err != nil {
+		t.Fatal(err)
+	}
+	return obs
 }
 
 // openDB opens a new store's database for the test.
@@ -111,4 +119,34 @@ func keptStmts(db *DB) int {
 	db.rstmts.mu.Lock()
 	defer db.rstmts.mu.Unlock()
 	return len(db.rstmts.m)
+}
+
+// The statuses of the partial indexes' conditions are written into the
+// observation query, not bound: with a bound status SQLite compares its
+// value with each partial index's condition when it plans, and so plans
+// the statement again at every run. Other statuses stay bound, and every
+// status still finds its observations.
+func TestFindObservations_PartialIndexStatusWritten(t *testing.T) {
+	for _, status := range []string{recall.StatusActive, recall.StatusCompacted} {
+		where, args := whereObservations(recall.ObservationFilter{Status: &status})
+		if len(args) != 0 || !strings.Contains(where, "o.status = '"+status+"'") {
+			t.Errorf("status %s: %q %v, want the status written, nothing bound", status, where, args)
+		}
+	}
+	odd := "it's"
+	if where, args := whereObservations(recall.ObservationFilter{Status: &odd}); len(args) != 1 || strings.Contains(where, odd) {
+		t.Errorf("status %q: %q %v, want it bound", odd, where, args)
+	}
+	db := openDB(t)
+	ctx := context.Background()
+	s, obs := NewObservationService(db), recordCommands(t, db)
+	if _, err := db.write.ExecContext(ctx, `UPDATE observations SET status = CASE id WHEN ? THEN 'compacted' WHEN ? THEN 'it''s' ELSE status END`, obs[1].ID, obs[2].ID); err != nil {
+		t.Fatal(err)
+	}
+	for status, want := range map[string]int64{recall.StatusActive: obs[0].ID, recall.StatusCompacted: obs[1].ID, odd: obs[2].ID} {
+		got, _, err := s.FindObservations(ctx, recall.ObservationFilter{Status: &status, Limit: 5})
+		if err != nil || len(got) != 1 || got[0].ID != want {
+			t.Errorf("status %q: %v (%v), want observation %d alone", status, got, err, want)
+		}
+	}
 }

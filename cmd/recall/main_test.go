@@ -17,11 +17,6 @@ func TestMain(m *testing.M) {
 	// test's store as the test removes it. TestHook_UpkeepAfterReply runs
 	// the detached way.
 	os.Setenv(hookUpkeepEnv, "inline")
-	// The built-in encoder keeps its decoded layers in the user's cache
-	// directory: the tests keep theirs in one of their own (one file,
-	// rewritten only when the weights change), not in the home of
-	// whoever runs them. Scripts have their own HOME.
-	os.Setenv("XDG_CACHE_HOME", filepath.Join(os.TempDir(), "recall-test-cache"))
 	testscript.Main(m, map[string]func(){
 		"recall": func() { os.Exit(run()) },
 	})

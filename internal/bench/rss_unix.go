@@ -9,8 +9,10 @@ import (
 	"time"
 )
 
-// processCPU is the CPU time (user and system) this process has used.
-func processCPU() time.Duration {
+// selfCPU is the CPU time (user and system) this process has used
+// (getrusage: finer than the clock ticks processCPU reads of another
+// process).
+func selfCPU() time.Duration {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0

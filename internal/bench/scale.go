@@ -152,12 +152,12 @@ func (sc *Scale) Run(ctx context.Context) (*ScaleReport, string, error) {
 		for i := lo; i < min(lo+1000, batched); i++ {
 			ms = append(ms, mk(i))
 		}
-		start, c0 := time.Now(), processCPU()
+		start, c0 := time.Now(), selfCPU()
 		if _, err := b.Memories.ImportMemories(ctx, ms); err != nil {
 			return nil, dir, err
 		}
 		spent += time.Since(start)
-		cpu += processCPU() - c0
+		cpu += selfCPU() - c0
 		progress("ingest", lo+len(ms), n)
 	}
 	if batched > 0 {
@@ -167,12 +167,12 @@ func (sc *Scale) Run(ctx context.Context) (*ScaleReport, string, error) {
 	spent, cpu = 0, 0
 	for i := batched; i < n; i++ {
 		m := mk(i)
-		start, c0 := time.Now(), processCPU()
+		start, c0 := time.Now(), selfCPU()
 		if _, err := b.Memories.PutMemory(ctx, m); err != nil {
 			return nil, dir, err
 		}
 		spent += time.Since(start)
-		cpu += processCPU() - c0
+		cpu += selfCPU() - c0
 	}
 	if single > 0 {
 		rep.IngestPerS.Single = float64(single) / spent.Seconds()
@@ -369,7 +369,11 @@ func (r *ScaleReport) WriteText(w io.Writer) {
 		t    *Throughput
 	}{{"serve hybrid", r.ServeHybrid}, {"serve bm25", r.ServeBM25}} {
 		if s.t != nil {
-			fmt.Fprintf(w, "%-22s %7.0f req/s    p50 %7.2f ms   p95 %7.2f ms (%d clients)\n", s.name, s.t.PerS, s.t.P50, s.t.P95, s.t.Clients)
+			fmt.Fprintf(w, "%-22s %7.0f req/s    p50 %7.2f ms   p95 %7.2f ms (%d clients)", s.name, s.t.PerS, s.t.P50, s.t.P95, s.t.Clients)
+			if s.t.ServerCPUMS > 0 {
+				fmt.Fprintf(w, "   server %.2f CPU-ms a request", s.t.ServerCPUMS)
+			}
+			fmt.Fprintln(w)
 		}
 	}
 	fmt.Fprintf(w, "store                  %.0f bytes/memory\n", r.BytesPerMemory)

@@ -68,6 +68,9 @@ func fakeRecall(args []string) int {
 				return
 			}
 			n.Add(1)
+			// Some work, so that the server's CPU per request shows.
+			for start := time.Now(); time.Since(start) < 3*time.Millisecond; {
+			}
 			fmt.Fprint(w, `{"hits":[]}`)
 		})
 		fmt.Fprintln(os.Stderr, http.ListenAndServe(args[4], mux))
@@ -96,6 +99,9 @@ func TestScale_Processes(t *testing.T) {
 	for name, tp := range map[string]*bench.Throughput{"hybrid": rep.ServeHybrid, "bm25": rep.ServeBM25} {
 		if tp == nil || tp.Clients != 3 || tp.Requests != 15 || tp.PerS <= 0 || tp.P95 <= 0 {
 			t.Errorf("serve %s: %+v, want 15 requests (5 per client) from 3 clients", name, tp)
+		}
+		if runtime.GOOS == "linux" && (tp == nil || tp.ServerCPUMS <= 0) {
+			t.Errorf("serve %s: %+v, want the server's CPU per request", name, tp)
 		}
 	}
 	if rep.ImportPeakRSS <= 0 {

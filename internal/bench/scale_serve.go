@@ -21,6 +21,10 @@ type Throughput struct {
 	Clients  int     `json:"clients"`
 	Requests int     `json:"requests"`
 	PerS     float64 `json:"requests_per_s"`
+	// ServerCPUMS is the server process's CPU time (user + system) over
+	// the run divided by the requests: what a request costs, which other
+	// work on the machine moves least. 0 where the system does not say.
+	ServerCPUMS float64 `json:"server_cpu_ms_per_request,omitempty"`
 	Latency
 }
 
@@ -74,6 +78,7 @@ func serveThroughput(ctx context.Context, exe, dir string, qs []string, clients 
 		var firstErr error
 		var once sync.Once
 		var wg sync.WaitGroup
+		cpu0, cpuKnown := processCPU(cmd.Process.Pid)
 		start := time.Now()
 		for range clients {
 			wg.Add(1)
@@ -97,7 +102,11 @@ func serveThroughput(ctx context.Context, exe, dir string, qs []string, clients 
 		if firstErr != nil {
 			return nil, firstErr
 		}
-		out[mode] = Throughput{Clients: clients, Requests: total, PerS: float64(total) / time.Since(start).Seconds(), Latency: percentiles(lat)}
+		tp := Throughput{Clients: clients, Requests: total, PerS: float64(total) / time.Since(start).Seconds(), Latency: percentiles(lat)}
+		if cpu1, ok := processCPU(cmd.Process.Pid); ok && cpuKnown {
+			tp.ServerCPUMS = float64((cpu1 - cpu0).Microseconds()) / 1000 / float64(total)
+		}
+		out[mode] = tp
 	}
 	return out, nil
 }
