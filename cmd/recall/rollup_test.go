@@ -34,8 +34,11 @@ func TestApp_OpportunisticRollup(t *testing.T) {
 	ctx := context.Background()
 	t.Run("SpentBudgetResumesNextTime", func(t *testing.T) {
 		a, _ := rollupApp(t, "")
-		if rep := a.eng.OpportunisticRollup(ctx, time.Nanosecond); rep != nil && rep.Done {
-			t.Fatalf("a 1ns budget finished: %+v", rep)
+		// A budget spent before the first bucket is a run that did
+		// nothing yet (a paced upkeep then tries a longer slice), not
+		// a failure.
+		if rep := a.eng.OpportunisticRollup(ctx, time.Nanosecond); rep == nil || rep.Done {
+			t.Fatalf("a 1ns budget: %+v, want a report not done", rep)
 		}
 		rep := a.eng.OpportunisticRollup(ctx, time.Minute)
 		if rep == nil || !rep.Done || rep.Compacted == 0 && rep.Buckets[recall.BucketDaily] == 0 {
