@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/recall-mem/recall"
 )
 
 // UpkeepStampFile, in the store directory, holds when the session-start
@@ -108,6 +110,21 @@ func (e *Engine) sessionUpkeep(ctx context.Context, slice, pause time.Duration) 
 		e.markUpkeepDone(now)
 	}
 	return swept
+}
+
+// upkeepRunning reports whether another process holds the upkeep lock.
+// That process does what a new one would, so a deferring session start
+// leaves none: with a backlog, every hook used to start one that opened
+// the store only to find the lock taken, beside the next hook on the
+// same cores. The lock is held for the probe only; an upkeep process
+// that meets it then gives up, and the probing hook starts its own.
+func (e *Engine) upkeepRunning() bool {
+	unlock, err := LockFile(context.Background(), filepath.Join(e.Location.Dir, UpkeepLockFile), 0)
+	if err != nil {
+		return recall.ErrorCode(err) == recall.EUNAVAILABLE
+	}
+	unlock()
+	return false
 }
 
 // UpkeepDeferred reports whether a session start under DeferUpkeep left

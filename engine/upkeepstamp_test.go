@@ -210,3 +210,37 @@ func TestEngine_SessionUpkeepPacedGrowsSlices(t *testing.T) {
 		t.Fatalf("the paced upkeep recorded no complete run: %v", err)
 	}
 }
+
+// A deferring session start leaves no upkeep behind while another process
+// holds the upkeep lock (that process does the work; one started now
+// would only open the store to find the lock taken), and leaves one again
+// once the lock is free, with nothing stamped in between.
+func TestEngine_SessionUpkeepNotDeferredWhileRunning(t *testing.T) {
+	ctx := context.Background()
+	e := roomyEngine(t)
+	e.DeferUpkeep = true
+	day := e.Now().Truncate(24*time.Hour).AddDate(0, 0, -3)
+	if err := e.Observe(ctx, []*recall.Observation{{Type: recall.ObsCommand, Session: "old", Content: "make build", At: day}}); err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := engine.LockFile(ctx, filepath.Join(e.Location.Dir, engine.UpkeepLockFile), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.StartSession(ctx, &recall.Session{ID: "s1", Agent: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	if e.UpkeepDeferred() {
+		t.Fatal("a session start left an upkeep while another process held the upkeep lock")
+	}
+	unlock()
+	if _, err := e.StartSession(ctx, &recall.Session{ID: "s2", Agent: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	if !e.UpkeepDeferred() {
+		t.Fatal("a session start with the lock free and the upkeep due left none")
+	}
+	if _, err := os.Stat(filepath.Join(e.Location.Dir, engine.UpkeepStampFile)); !os.IsNotExist(err) {
+		t.Fatalf("no upkeep ran, yet a stamp exists (%v)", err)
+	}
+}

@@ -26,3 +26,6 @@ func (db *DB) WriterPragma(ctx context.Context, name string) (int, error) {
 func (db *DB) QueuedPlan(ctx context.Context) ([]string, error) {
 	return db.queryPlan(ctx, queuedQuery, "m", 1, drainBatch)
 }
+
+// CurrentRollupScans is how many window queries CurrentRollups has run.
+func CurrentRollupScans() int64 { return currentRollupScans.Load() }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"github.com/recall-mem/recall"
 )
@@ -14,12 +15,32 @@ import (
 // the newest entry in. f narrows by bucket type, memory type and time;
 // f.Search and f.Status are ignored. Ordered newest first.
 func (s *RollupService) CurrentRollups(ctx context.Context, f recall.RollupFilter) ([]*recall.Rollup, error) {
+	return s.db.currentRollups(ctx, f)
+}
+
+// currentRollupScans counts the window queries CurrentRollups ran (tests
+// read it: a store without keyed rollups runs none).
+var currentRollupScans atomic.Int64
+
+func (db *DB) currentRollups(ctx context.Context, f recall.RollupFilter) ([]*recall.Rollup, error) {
 	f.Search, f.Status = "", nil
 	where, args, err := whereRollupsLimit(f)
 	if err != nil {
 		return nil, err
 	}
-	return queryRollups(ctx, s.db.read, `SELECT `+rollupColumns+` FROM (
+	// Rollups of observations have no key, and a store of hooks holds
+	// thousands of them: the query below reads every one of their rows
+	// (megabytes of tallies, a few ms of a SessionStart hook) only to drop
+	// them. Whether any keyed rollup exists is read from an index.
+	var keyed bool
+	if err := db.readQueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM memory_rollups WHERE key != '')`).Scan(&keyed); err != nil {
+		return nil, fmt.Errorf("current rollups: %w", err)
+	}
+	if !keyed {
+		return nil, nil
+	}
+	currentRollupScans.Add(1)
+	return queryRollups(ctx, db.read, `SELECT `+rollupColumns+` FROM (
 			SELECT r.*, ROW_NUMBER() OVER (PARTITION BY r.memory_type, r.key
 				ORDER BY r.latest_at DESC, r.confidence DESC, r.bucket_start DESC) AS n
 			FROM memory_rollups r WHERE r.key != '' AND `+where+`
