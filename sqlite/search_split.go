@@ -78,7 +78,7 @@ func (s *MemoryService) rankMatches(ctx context.Context, m ftsMatch, window int)
 // [from, to], best first.
 func (s *MemoryService) rankRange(ctx context.Context, expr string, from, to int64, window int) ([]ranked, error) {
 	st, err := s.db.readStmt(ctx, `SELECT rowid, bm25(memories_fts, `+bm25Weights+`) AS score
-		FROM memories_fts WHERE memories_fts MATCH ? AND rowid >= ? AND rowid <= ? ORDER BY score LIMIT ?`)
+		FROM memories_fts WHERE memories_fts MATCH ? AND rowid >= ? AND rowid <= ? ORDER BY score LIMIT `+boundLimit)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}

@@ -1,0 +1,79 @@
+package sqlite
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"github.com/recall-mem/recall"
+	"modernc.org/libc"
+	lib "modernc.org/sqlite/lib"
+)
+
+// reprepares returns, for each statement open on the reader pool's one
+// connection, how many times SQLite prepared it again, by its SQL. The
+// driver exposes no statement counters, so this reaches into its
+// connection (the handle and thread state modernc keeps in db and tls)
+// and asks SQLite (sqlite3_stmt_status).
+func reprepares(t *testing.T, db *DB) map[string]int {
+	t.Helper()
+	c, err := db.read.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	out := map[string]int{}
+	err = c.Raw(func(dc any) error {
+		v := reflect.ValueOf(dc).Elem()
+		h, state := v.FieldByName("db"), v.FieldByName("tls")
+		if !h.IsValid() || !state.IsValid() {
+			t.Fatalf("the driver's connection %T has no db and tls fields", dc)
+		}
+		handle := uintptr(h.Uint())
+		tls := (*libc.TLS)(unsafe.Pointer(state.Pointer()))
+		for p := lib.Xsqlite3_next_stmt(tls, handle, 0); p != 0; p = lib.Xsqlite3_next_stmt(tls, handle, p) {
+			sql := strings.Join(strings.Fields(libc.GoString(lib.Xsqlite3_sql(tls, p))), " ")
+			out[sql] += int(lib.Xsqlite3_stmt_status(tls, p, lib.SQLITE_STMTSTATUS_REPREPARE, 0))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestSearch_StatementsPreparedOnce: the full-text statements a search
+// runs (the match counts that pick its words, the scoring of its window)
+// are prepared once and reused, whatever the words and window sizes:
+// with a bare `LIMIT ?` SQLite prepared both again at every run.
+func TestSearch_StatementsPreparedOnce(t *testing.T) {
+	s := splitStore(t)
+	s.db.read.SetMaxOpenConns(1) // one reader holds every statement
+	s.splitRows = 1 << 30        // a split would need a second reader
+	ctx := context.Background()
+	runs := 0
+	for _, q := range []string{"alpha beta", "gamma", "delta epsilon", "beta", "epsilon alpha"} {
+		for _, limit := range []int{10, 100, 700} {
+			if _, err := s.Search(ctx, recall.SearchQuery{Text: q, Limit: limit}); err != nil {
+				t.Fatal(err)
+			}
+			runs++
+		}
+	}
+	seen := 0
+	for sql, n := range reprepares(t, s.db) {
+		if !strings.Contains(sql, "memories_fts MATCH") {
+			continue
+		}
+		seen++
+		if n != 0 {
+			t.Errorf("prepared again %d times over %d searches: %s", n, runs, sql)
+		}
+	}
+	if seen != 2 {
+		t.Fatalf("%d full-text statements kept, want 2 (the count and the window)", seen)
+	}
+}
