@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -13,17 +12,12 @@ import (
 	lib "modernc.org/sqlite/lib"
 )
 
-// tiedStore returns a memory service over a store of 3,000 memories
-// whose contents repeat a few templates, so that many rows rank equal and
-// the windows' edges fall among ties.
-func tiedStore(t *testing.T) *MemoryService {
+// wordyStore returns a memory service over a store of 3,000 memories
+// of a few texts: large enough (2,000 rows or more) that a search counts
+// its words' matches to choose them (matchExpr).
+func wordyStore(t *testing.T) *MemoryService {
 	t.Helper()
-	db := NewDB(filepath.Join(t.TempDir(), "recall.db"))
-	if err := db.Open(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	s := NewMemoryService(db)
+	s := NewMemoryService(openDB(t))
 	templates := []string{
 		"alpha beta", "alpha beta beta gamma", "alpha gamma delta", "beta delta",
 		"alpha alpha beta delta epsilon", "gamma epsilon", "alpha",
@@ -83,7 +77,7 @@ func reprepares(t *testing.T, db *DB) map[string]int {
 // are prepared once and reused, whatever the words and window sizes:
 // with a bare `LIMIT ?` SQLite prepared both again at every run.
 func TestSearch_StatementsPreparedOnce(t *testing.T) {
-	s := tiedStore(t)
+	s := wordyStore(t)
 	s.db.read.SetMaxOpenConns(1) // one reader holds every statement
 	ctx := context.Background()
 	runs := 0
