@@ -103,3 +103,39 @@ func TestSearch_StatementsPreparedOnce(t *testing.T) {
 		t.Fatalf("%d full-text statements kept, want 2 (the count and the window)", seen)
 	}
 }
+
+// TestVectorSearch_IndexCheckKept: the check every vector search makes
+// that its index is current (unchanged: the index's stamp and the stored
+// model in one statement) runs a kept statement, not one prepared and
+// thrown away at each search.
+func TestVectorSearch_IndexCheckKept(t *testing.T) {
+	ctx := context.Background()
+	db := openDB(t)
+	db.read.SetMaxOpenConns(1) // one reader holds every statement
+	vs := NewVectorService(db, spikeEmbedder{}, nil)
+	vs.Inline = true
+	var ms []*recall.Memory
+	for i := range 20 {
+		ms = append(ms, &recall.Memory{Content: strings.Repeat("w ", i%8+1)})
+	}
+	if _, err := NewMemoryService(db).ImportMemories(ctx, ms); err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		if _, err := vs.SearchVectors(ctx, "w w w", 3); err != nil {
+			t.Fatal(err)
+		}
+	}
+	kept := false
+	for sql, n := range reprepares(t, db) {
+		if strings.Contains(sql, "vector_tombstones") && strings.Contains(sql, "store_meta WHERE key = ?") {
+			kept = true
+			if n != 0 {
+				t.Errorf("prepared again %d times: %s", n, sql)
+			}
+		}
+	}
+	if !kept {
+		t.Fatal("the index check's statement is not kept: it is prepared at every search")
+	}
+}
