@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/recall-mem/recall"
@@ -59,9 +58,6 @@ type DB struct {
 
 	rstmts readStmts  // see readStmt
 	terms  termCounts // see matchExpr
-	// searches counts the searches in flight, full-text and vector:
-	// a full-text search splits its scoring only when it runs alone.
-	searches atomic.Int32
 }
 
 // NewDB returns a store for the database file at path; call Open next.

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/recall-mem/recall"
@@ -18,9 +17,6 @@ type MemoryService struct {
 	db *DB
 
 	maxScored int // rows a search may score; 0 means maxScored (tests lower it)
-	splitRows int // rows from which a search's scoring is split; 0 means splitRows (tests lower it)
-	// splits counts the searches whose scoring was split (tests read it).
-	splits atomic.Int64
 }
 
 var _ recall.MemoryService = (*MemoryService)(nil)

@@ -37,8 +37,6 @@ func (s *MemoryService) Search(ctx context.Context, q recall.SearchQuery) ([]*re
 	if limit <= 0 {
 		limit = 10
 	}
-	s.db.searches.Add(1)
-	defer s.db.searches.Add(-1)
 	// Each row of the window is loaded whole, so it is only a little wider
 	// than the limit: most memories pass the usual filters, and when too
 	// many do not, the window grows.
@@ -53,16 +51,32 @@ func (s *MemoryService) Search(ctx context.Context, q recall.SearchQuery) ([]*re
 // searchWindow ranks the best window matches and returns those of them
 // that pass the filter (at most limit), and how many matches it ranked.
 func (s *MemoryService) searchWindow(ctx context.Context, match ftsMatch, where string, args []any, window, limit int, explain bool) ([]*recall.SearchHit, int, error) {
-	ranked, err := s.rankMatches(ctx, match, window)
-	if err != nil || len(ranked) == 0 {
+	st, err := s.db.readStmt(ctx, `SELECT rowid, bm25(memories_fts, `+bm25Weights+`) AS score
+		FROM memories_fts WHERE memories_fts MATCH ? AND rowid >= ? ORDER BY score LIMIT `+boundLimit)
+	if err != nil {
+		return nil, 0, fmt.Errorf("search: %w", err)
+	}
+	rows, err := st.QueryContext(ctx, match.expr, match.from, window)
+	if err != nil {
+		return nil, 0, fmt.Errorf("search: %w", err)
+	}
+	score := map[int64]float64{}
+	var seqs []int64
+	for rows.Next() {
+		var seq int64
+		var rank float64
+		if err := rows.Scan(&seq, &rank); err != nil {
+			rows.Close()
+			return nil, 0, err
+		}
+		score[seq] = -rank
+		seqs = append(seqs, seq)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(seqs) == 0 {
 		return nil, 0, err
 	}
-	score := make(map[int64]float64, len(ranked))
-	seqs := make([]int64, len(ranked))
-	for i, r := range ranked {
-		score[r.seq], seqs[i] = -r.rank, r.seq
-	}
-	rows, err := s.db.readQuery(ctx, `SELECT `+memoryColumns+`, m.seq
+	rows, err = s.db.readQuery(ctx, `SELECT `+memoryColumns+`, m.seq
 		FROM memories m WHERE m.seq IN `+inList+` AND `+where, append([]any{jsonInts(seqs)}, args...)...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("search: %w", err)
@@ -113,14 +127,10 @@ const commonShare = 10
 const maxScored = 6000
 
 // ftsMatch is what a search asks FTS5: an expression, and the smallest
-// rowid to score (0 for all); rows is about how many rows that scores
-// (0: not counted, a small store) and last the store's largest rowid,
-// which rankMatches needs to split the scoring in two.
+// rowid to score (0 for all).
 type ftsMatch struct {
 	expr string
 	from int64
-	rows int
-	last int64
 }
 
 // matchExpr builds the FTS5 expression for a query. On a store of 2,000
@@ -196,7 +206,7 @@ func (s *MemoryService) matchExpr(ctx context.Context, text string) (ftsMatch, e
 		}
 		kept, rows = append(kept, c.term), rows+c.n
 	}
-	m := ftsMatch{expr: quoteTerms(kept), rows: min(rows, budget), last: int64(docs)}
+	m := ftsMatch{expr: quoteTerms(kept)}
 	if rows > budget {
 		if from, ok := known.start(m.expr, budget); ok {
 			m.from = from

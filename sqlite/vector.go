@@ -161,8 +161,6 @@ func setStoredModel(ctx context.Context, tx *Tx, e recall.Embedder) error {
 // when no embedder is configured, when it cannot be reached, or when the
 // stored vectors come from another model.
 func (s *VectorService) SearchVectors(ctx context.Context, text string, k int) ([]recall.VectorHit, error) {
-	s.db.searches.Add(1) // see rankMatches
-	defer s.db.searches.Add(-1)
 	e, err := s.embedder(ctx)
 	if err != nil {
 		return nil, err
