@@ -52,7 +52,7 @@ func (s *MemoryService) Search(ctx context.Context, q recall.SearchQuery) ([]*re
 // that pass the filter (at most limit), and how many matches it ranked.
 func (s *MemoryService) searchWindow(ctx context.Context, match ftsMatch, where string, args []any, window, limit int, explain bool) ([]*recall.SearchHit, int, error) {
 	st, err := s.db.readStmt(ctx, `SELECT rowid, bm25(memories_fts, `+bm25Weights+`) AS score
-		FROM memories_fts WHERE memories_fts MATCH ? AND rowid >= ? ORDER BY score LIMIT ?`)
+		FROM memories_fts WHERE memories_fts MATCH ? AND rowid >= ? ORDER BY score LIMIT `+boundLimit)
 	if err != nil {
 		return nil, 0, fmt.Errorf("search: %w", err)
 	}
@@ -108,6 +108,13 @@ func (s *MemoryService) searchWindow(ctx context.Context, match ftsMatch, where 
 	}
 	return hits, len(seqs), nil
 }
+
+// boundLimit is a LIMIT bound at each run. SQLite reads a bare `LIMIT ?`
+// from the value bound when it prepares the statement (to plan for that
+// many rows) and so prepares it again whenever a value is bound: every
+// run of a statement kept for reuse, both full-text statements of every
+// search. An expression is read when it runs.
+const boundLimit = "CAST(? AS INTEGER)"
 
 // commonShare is the share of documents above which a query term is
 // "common": its IDF is near zero, so it adds almost nothing to BM25, yet
@@ -169,7 +176,7 @@ func (s *MemoryService) matchExpr(ctx context.Context, text string) (ftsMatch, e
 	limit = min(limit, budget+1)
 	var rare []counted
 	least := counted{terms[0], limit + 1}
-	count, err := s.db.readStmt(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)`)
+	count, err := s.db.readStmt(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT `+boundLimit+`)`)
 	if err != nil {
 		return ftsMatch{}, fmt.Errorf("search: %w", err)
 	}

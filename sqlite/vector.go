@@ -349,10 +349,15 @@ func (s *VectorService) unchanged(ctx context.Context, e recall.Embedder) (*vect
 	var st indexStamp
 	var model string
 	var dim int
-	err := s.db.read.QueryRowContext(ctx, `SELECT`+indexStampColumns+`,
+	// Every vector search asks this: the statement is kept, not prepared
+	// again each time.
+	q, err := s.db.readStmt(ctx, `SELECT`+indexStampColumns+`,
 		COALESCE((SELECT value FROM store_meta WHERE key = ?), ''),
-		COALESCE((SELECT CAST(value AS INTEGER) FROM store_meta WHERE key = ?), 0)`,
-		metaVectorModel, metaVectorDim).Scan(append(st.dest(), &model, &dim)...)
+		COALESCE((SELECT CAST(value AS INTEGER) FROM store_meta WHERE key = ?), 0)`)
+	if err != nil {
+		return nil, fmt.Errorf("vector refresh: %w", err)
+	}
+	err = q.QueryRowContext(ctx, metaVectorModel, metaVectorDim).Scan(append(st.dest(), &model, &dim)...)
 	if err != nil {
 		return nil, fmt.Errorf("vector refresh: %w", err)
 	}

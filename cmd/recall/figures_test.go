@@ -99,6 +99,7 @@ func TestSearchFigures(t *testing.T) {
 		}
 		t.Logf("%-6s wall %s; client CPU %s; server CPU %s; target@10 %.3f", mode,
 			pcts(wall), pcts(client), pcts(srv), float64(found)/float64(queries))
+		logTail(t, mode, qs, wall, client, envInt(t, "RECALL_FIGURES_TAIL", 0))
 	}
 	if out := os.Getenv("RECALL_FIGURES_IDS"); out != "" {
 		b, err := json.Marshal(ids)
@@ -108,6 +109,20 @@ func TestSearchFigures(t *testing.T) {
 		if err := os.WriteFile(out, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// logTail logs the n slowest questions of a mode by wall time, with
+// their CPU time: the tail is what the p95 is made of.
+func logTail(t *testing.T, mode string, qs []string, wall, cpu []time.Duration, n int) {
+	order := make([]int, len(qs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return int(wall[b] - wall[a]) })
+	for _, q := range order[:min(n, len(order))] {
+		t.Logf("%-6s #%-3d wall %5.1f CPU %5.1f ms  %q", mode, q,
+			float64(wall[q].Microseconds())/1000, float64(cpu[q].Microseconds())/1000, qs[q])
 	}
 }
 
