@@ -110,3 +110,18 @@ func TestVocabTableRejectsDamage(t *testing.T) {
 		}
 	}
 }
+
+// FuzzVocabTable: a damaged table is refused or read, never a panic, and
+// a table that is read tokenizes without one.
+func FuzzVocabTable(f *testing.F) {
+	f.Add(vocabTableFile)
+	f.Add(vocabTableFile[:len(vocabTableFile)/2])
+	f.Add([]byte(vocabMagic))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		tok, err := newTableTokenizer(b)
+		if err != nil {
+			return
+		}
+		tok.Encode("Hello, wörld: the deploy failed at 3pm")
+	})
+}

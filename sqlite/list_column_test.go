@@ -87,3 +87,22 @@ func TestScanMemory_Allocations(t *testing.T) {
 		t.Errorf("scanMemory allocates %.0f times a row, want at most 5", allocs)
 	}
 }
+
+// FuzzDecodeStrings: whatever a list column holds, the scan and
+// encoding/json agree on the list and on whether it is one.
+func FuzzDecodeStrings(f *testing.F) {
+	for _, s := range []string{"[]", `["a","b c"]`, `["a\"b"]`, `[""]`, `["a",]`, "[\"a\xff\"]", `null`, `["]"]`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		if in == "" {
+			return // an empty column is no list; encoding/json refuses it
+		}
+		var got, want []string
+		gotErr := decodeStrings("tags", in, &got)
+		wantErr := json.Unmarshal([]byte(in), &want)
+		if (gotErr != nil) != (wantErr != nil) || !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: got %#v (%v), encoding/json %#v (%v)", in, got, gotErr, want, wantErr)
+		}
+	})
+}
