@@ -42,7 +42,7 @@ registers it.`,
 		Example: `  echo '{"session_id":"s1","hook_event_name":"UserPromptSubmit","prompt":"hi","cwd":"'$PWD'"}' | recall hook claude`,
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			oneShotGC()
+			lowHeapGC()
 			a.runClaudeHook(c.Context())
 			return nil
 		},

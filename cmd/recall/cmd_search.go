@@ -45,7 +45,7 @@ newest first. --since and --until filter strictly and take the same words.
   recall search "database" --as-of 2026-03-01`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			oneShotGC()
+			lowHeapGC()
 			f, err := ff.build(c)
 			if err != nil {
 				return err

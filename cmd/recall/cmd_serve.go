@@ -105,7 +105,7 @@ an HttpOnly cookie instead.`,
 				return recall.Errorf(recall.EUNAVAILABLE, "Cannot listen on %s: %v. Choose another --addr.", addr, errors.Unwrap(err))
 			}
 			log := a.logger()
-			serverGC()
+			lowHeapGC()
 			defer a.eng.StartBackground(c.Context())()
 			ui, err := web.New(web.BackendOf(a.eng), web.Options{Token: token, Loopback: loopback, Logger: log})
 			if err != nil {

@@ -15,12 +15,12 @@ func TestServerGC(t *testing.T) {
 	old := debug.SetGCPercent(100)
 	defer debug.SetGCPercent(old)
 	t.Setenv("GOGC", "")
-	serverGC()
-	if got := debug.SetGCPercent(100); got != serverGCPercent {
-		t.Errorf("GC percent %d, want %d", got, serverGCPercent)
+	lowHeapGC()
+	if got := debug.SetGCPercent(100); got != lowHeapGCPercent {
+		t.Errorf("GC percent %d, want %d", got, lowHeapGCPercent)
 	}
 	t.Setenv("GOGC", "150")
-	serverGC()
+	lowHeapGC()
 	if got := debug.SetGCPercent(100); got != 100 {
 		t.Errorf("with GOGC set: GC percent %d, want it left alone (100)", got)
 	}
@@ -46,10 +46,10 @@ func TestOneShotGC(t *testing.T) {
 	if got := run("", "put", "--text", "Deploys go through staging first"); got != 100 {
 		t.Errorf("put: GC percent %d, want the default", got)
 	}
-	if got := run("", "search", "--mode", "bm25", "staging"); got != oneShotGCPercent {
-		t.Errorf("search: GC percent %d, want %d", got, oneShotGCPercent)
+	if got := run("", "search", "--mode", "bm25", "staging"); got != lowHeapGCPercent {
+		t.Errorf("search: GC percent %d, want %d", got, lowHeapGCPercent)
 	}
-	if got := run(`{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt":"hi"}`, "hook", "claude"); got != oneShotGCPercent {
-		t.Errorf("hook: GC percent %d, want %d", got, oneShotGCPercent)
+	if got := run(`{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt":"hi"}`, "hook", "claude"); got != lowHeapGCPercent {
+		t.Errorf("hook: GC percent %d, want %d", got, lowHeapGCPercent)
 	}
 }
