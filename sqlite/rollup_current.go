@@ -15,14 +15,7 @@ import (
 // the newest entry in. f narrows by bucket type, memory type and time;
 // f.Search and f.Status are ignored. Ordered newest first.
 func (s *RollupService) CurrentRollups(ctx context.Context, f recall.RollupFilter) ([]*recall.Rollup, error) {
-	return s.db.currentRollups(ctx, f)
-}
-
-// currentRollupScans counts the window queries CurrentRollups ran (tests
-// read it: a store without keyed rollups runs none).
-var currentRollupScans atomic.Int64
-
-func (db *DB) currentRollups(ctx context.Context, f recall.RollupFilter) ([]*recall.Rollup, error) {
+	db := s.db
 	f.Search, f.Status = "", nil
 	where, args, err := whereRollupsLimit(f)
 	if err != nil {
@@ -46,6 +39,10 @@ func (db *DB) currentRollups(ctx context.Context, f recall.RollupFilter) ([]*rec
 			FROM memory_rollups r WHERE r.key != '' AND `+where+`
 		) r WHERE r.n = 1 ORDER BY r.latest_at DESC, r.confidence DESC, r.memory_type, r.key LIMIT ?`, args...)
 }
+
+// currentRollupScans counts the window queries CurrentRollups ran (tests
+// read it: a store without keyed rollups runs none).
+var currentRollupScans atomic.Int64
 
 // RollupsCovering maps each of ids (sources of one kind: memory,
 // observation or rollup) that a rollup was built from to that rollup's id,
