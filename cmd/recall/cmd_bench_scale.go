@@ -27,6 +27,7 @@ func (a *app) benchScaleCommand() *cobra.Command {
 			if sc.Memories < 1 || sc.Queries < 1 || sc.Budget < 1 {
 				return usagef("--memories, --queries and --budget must be positive")
 			}
+			defer bulkWriteGC()()
 			if f, ok := a.stderr.(*os.File); ok && isTerminal(f) {
 				sc.Progress = bench.TermProgress(f)
 			}
