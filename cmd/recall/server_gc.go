@@ -28,12 +28,13 @@ const lowHeapGCPercent = 400
 // bulkWriteMemoryLimit caps the memory the Go runtime holds (heap and
 // the rest) during a bulk write, which collects at lowHeapGCPercent below
 // it. What a memory import or 'bench scale' keeps live is a batch or two
-// (about 14 MiB at 300,000 memories), so the collector runs when the
+// (6-13 MiB through an import of 100,000), so the collector runs when the
 // heap reaches the limit, some three times what is live instead of two:
-// at 300,000 the import cost 10-14% less CPU and its peak RSS went from
-// 113 to 125 MiB (64 MiB took it to 149, and a GC percent of 200 with no
-// limit to 147: issue 17's ceiling is 150). SQLite's page caches and the
-// program's own pages are outside the Go heap.
+// batched writes at 100,000 cost 8-10% less CPU, and the import of
+// 300,000 memories 7%, its peak RSS going from 111 to 124 MiB (a limit
+// of 64 MiB took it to 149, a GC percent of 200 with no limit to 147:
+// issue 17's ceiling is 150). SQLite's page caches and the program's own
+// pages are outside the Go heap (docs/performance.md, ingestgc).
 const bulkWriteMemoryLimit = 40 << 20
 
 // bulkWriteLiveCeiling is the live heap past which a bulk write goes back
