@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"testing"
@@ -12,48 +13,42 @@ import (
 	"github.com/recall-mem/recall/internal/synth"
 )
 
-// ingestFiguresEnv names a store directory that TestIngestFigures writes
-// into: a copy of a kept 'recall bench scale' store, since the test adds
-// memories to it. It is skipped otherwise.
-const ingestFiguresEnv = "RECALL_INGEST_STORE"
-
 // TestIngestFigures writes batches of 1,000 of the scale benchmark's
-// memories, numbered on from RECALL_INGEST_FROM (100,000: the store's
-// size, so that every memory is new), into the store RECALL_INGEST_STORE
-// names, as 'recall bench scale' does, RECALL_INGEST_BATCHES of them
-// (40), and logs the CPU, wall time, allocations and collections per
-// memory: the marginal cost of a batched write at that size, which a
-// CPU or memory profile (go test -cpuprofile, -memprofile) can break
-// down.
+// memories into the store directory RECALL_INGEST_STORE names (a copy
+// of a kept 'recall bench scale' store: it adds to it; skipped without),
+// as 'bench scale' does, numbered on from RECALL_INGEST_FROM (100,000:
+// the store's size, so that every memory is new), RECALL_INGEST_BATCHES
+// of them (40), and logs the CPU, wall time, allocations and collections
+// per memory: the marginal cost of a batched write at that size, which a
+// CPU or memory profile (go test -cpuprofile, -memprofile) breaks down.
 func TestIngestFigures(t *testing.T) {
-	dir := os.Getenv(ingestFiguresEnv)
-	if dir == "" {
-		t.Skip(ingestFiguresEnv + " names no store to write into")
+	store, ok := os.LookupEnv("RECALL_INGEST_STORE")
+	if !ok {
+		t.Skip("RECALL_INGEST_STORE names no store to write into")
 	}
-	from, batches := envInt(t, "RECALL_INGEST_FROM", 100000), envInt(t, "RECALL_INGEST_BATCHES", 40)
-	ctx := context.Background()
-	a := newApp(nil, os.Stdout, os.Stderr)
-	a.eng.StoreFlag = dir
-	if err := a.eng.OpenForWrite(ctx); err != nil {
+	// Opened as 'bench scale' opens its store, with its collector.
+	b, err := newApp(nil, io.Discard, os.Stderr).benchOpen(context.Background(), store, "")
+	if err != nil {
 		t.Fatal(err)
 	}
-	defer a.close()
+	defer b.Close()
 	keepGC(t)
-	defer bulkWriteGC()() // as 'bench scale' and 'import' do
+	defer bulkWriteGC()()
+	from, batches := envInt(t, "RECALL_INGEST_FROM", 100000), envInt(t, "RECALL_INGEST_BATCHES", 40)
 	corpus := synth.New(1, synth.DefaultVocab)
 	base := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	var cpu, wall time.Duration
 	var m0, m1 runtime.MemStats
 	runtime.ReadMemStats(&m0)
-	for b := range batches {
+	for k := range batches {
 		ms := make([]*recall.Memory, 1000)
 		for j := range ms {
-			i := from + b*len(ms) + j
+			i := from + k*len(ms) + j
 			title, content := corpus.Memory(i)
 			ms[j] = &recall.Memory{Title: title, Content: content, OccurredAt: base.Add(time.Duration(i) * 10 * time.Minute), Tags: []string{fmt.Sprintf("t%d", i%50)}}
 		}
 		c0, t0 := processCPU(t), time.Now()
-		if _, err := a.eng.Import(ctx, ms); err != nil {
+		if _, err := b.Memories.ImportMemories(context.Background(), ms); err != nil {
 			t.Fatal(err)
 		}
 		cpu, wall = cpu+processCPU(t)-c0, wall+time.Since(t0)
