@@ -15,7 +15,7 @@ import (
 )
 
 func (a *app) benchScaleCommand() *cobra.Command {
-	sc := bench.Scale{Product: a.benchProduct(nil), ConfigFile: engine.ConfigFile}
+	sc := bench.Scale{Product: a.benchProduct(nil), ConfigFile: engine.ConfigFile, Bulk: bulkWriteGC}
 	var jsonOut, keep bool
 	c := &cobra.Command{
 		Use:     "scale",
@@ -27,7 +27,6 @@ func (a *app) benchScaleCommand() *cobra.Command {
 			if sc.Memories < 1 || sc.Queries < 1 || sc.Budget < 1 {
 				return usagef("--memories, --queries and --budget must be positive")
 			}
-			defer bulkWriteGC()()
 			if f, ok := a.stderr.(*os.File); ok && isTerminal(f) {
 				sc.Progress = bench.TermProgress(f)
 			}

@@ -51,33 +51,41 @@ func lowHeapGC() {
 	}
 }
 
-// bulkWriteGC sets the collector of a bulk write (a memory import,
-// 'bench scale'): lowHeapGCPercent under bulkWriteMemoryLimit, until the
-// live heap passes bulkWriteLiveCeiling (checked every 100 ms). A GOGC or
-// GOMEMLIMIT of the user's wins: either one leaves both settings to the
-// runtime, which has read them already. stop ends the watch.
-func bulkWriteGC() (stop func()) {
+// bulkWriteGC sets the collector of a bulk write (a memory import, the
+// batched writes of 'bench scale'): lowHeapGCPercent under
+// bulkWriteMemoryLimit, until the live heap passes bulkWriteLiveCeiling
+// (checked every 100 ms). A GOGC or GOMEMLIMIT of the user's wins: either
+// one leaves both settings to the runtime, which has read them already.
+// done ends the watch and puts back the settings found.
+func bulkWriteGC() (done func()) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
-	debug.SetGCPercent(lowHeapGCPercent)
-	debug.SetMemoryLimit(bulkWriteMemoryLimit)
-	done := make(chan struct{})
+	percent := debug.SetGCPercent(lowHeapGCPercent)
+	limit := debug.SetMemoryLimit(bulkWriteMemoryLimit)
+	stop, stopped := make(chan struct{}), make(chan struct{})
 	go func() {
+		defer close(stopped)
 		tick := time.NewTicker(100 * time.Millisecond)
 		defer tick.Stop()
 		for {
 			select {
-			case <-done:
+			case <-stop:
 				return
 			case <-tick.C:
 				if bulkWriteHeapTooLarge() {
+					<-stop
 					return
 				}
 			}
 		}
 	}()
-	return sync.OnceFunc(func() { close(done) })
+	return sync.OnceFunc(func() {
+		close(stop)
+		<-stopped // the watch sets nothing after this
+		debug.SetMemoryLimit(limit)
+		debug.SetGCPercent(percent)
+	})
 }
 
 // bulkWriteHeapTooLarge puts the default collector back (GC percent 100,

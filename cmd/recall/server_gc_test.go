@@ -3,9 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -75,64 +75,94 @@ func gcSettings() (int, int64) {
 
 // A bulk write collects at lowHeapGCPercent under bulkWriteMemoryLimit,
 // unless the user set GOGC or GOMEMLIMIT: then the runtime's settings
-// (which it read from them) stay.
+// (which it read from them) stay. Its end puts back what it found.
 func TestBulkWriteGC(t *testing.T) {
 	keepGC(t)
 	for _, env := range []struct{ gogc, limit string }{{"", ""}, {"150", ""}, {"", "1GiB"}, {"off", "200MiB"}} {
 		t.Setenv("GOGC", env.gogc)
 		t.Setenv("GOMEMLIMIT", env.limit)
-		gcSettings()
-		stop := bulkWriteGC()
-		percent, limit := gcSettings()
-		stop()
-		want, wantLimit := 100, int64(math.MaxInt64)
+		debug.SetGCPercent(123)
+		debug.SetMemoryLimit(1 << 40)
+		done := bulkWriteGC()
+		percent, limit := debug.SetGCPercent(-1), debug.SetMemoryLimit(-1)
+		debug.SetGCPercent(percent)
+		done()
+		want, wantLimit := 123, int64(1<<40)
 		if env.gogc == "" && env.limit == "" {
 			want, wantLimit = lowHeapGCPercent, bulkWriteMemoryLimit
 		}
 		if percent != want || limit != wantLimit {
 			t.Errorf("GOGC=%q GOMEMLIMIT=%q: GC percent %d, limit %d; want %d, %d", env.gogc, env.limit, percent, limit, want, wantLimit)
 		}
+		if percent, limit := gcSettings(); percent != 123 || limit != 1<<40 {
+			t.Errorf("GOGC=%q GOMEMLIMIT=%q: after the bulk write GC percent %d, limit %d; want 123, %d back", env.gogc, env.limit, percent, limit, int64(1<<40))
+		}
 	}
 }
 
-// 'recall import' of memories and 'recall bench scale' set the bulk
-// write's collector; an import
-// of observations (which reads its whole file first) and a put keep the
-// default.
+// gcSampler is an input that notes the collector's settings when the
+// command reads it, and then reads as r.
+type gcSampler struct {
+	r       io.Reader
+	percent int
+	limit   int64
+}
+
+func (g *gcSampler) Read(p []byte) (int, error) {
+	if g.percent == 0 {
+		g.percent = debug.SetGCPercent(-1)
+		debug.SetGCPercent(g.percent)
+		g.limit = debug.SetMemoryLimit(-1)
+	}
+	return g.r.Read(p)
+}
+
+// 'recall import' of memories reads its input with the bulk write's
+// collector, and the batches of 'recall bench scale' are written with it
+// (its report says so) while the rest of its run has the default; an
+// import of observations (which reads its whole file first) and a put
+// keep the default throughout.
 func TestImportGC(t *testing.T) {
 	keepGC(t)
 	t.Setenv("GOGC", "")
 	t.Setenv("GOMEMLIMIT", "")
 	dir := t.TempDir()
 	store := filepath.Join(dir, "store")
-	mems := filepath.Join(dir, "memories.jsonl")
-	obs := filepath.Join(dir, "observations.jsonl")
-	if err := os.WriteFile(mems, []byte(`{"title":"Deploys","content":"Deploys go through staging first"}`+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(obs, []byte(`{"at":"2026-01-02T03:04:05Z","type":"note","content":"staging was slow"}`+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	run := func(args ...string) (int, int64) {
+	run := func(stdin io.Reader, args ...string) (string, int, int64) {
 		t.Helper()
 		gcSettings()
-		var errOut bytes.Buffer
-		a := newApp(nil, io.Discard, &errOut)
+		var out, errOut bytes.Buffer
+		a := newApp(stdin, &out, &errOut)
 		if code := a.execute(context.Background(), append([]string{"--store", store}, args...)); code != 0 {
 			t.Fatalf("recall %v: exit %d: %s", args, code, errOut.String())
 		}
-		return gcSettings()
+		p, l := gcSettings()
+		return out.String(), p, l
 	}
-	if p, l := run("import", mems); p != lowHeapGCPercent || l != bulkWriteMemoryLimit {
-		t.Errorf("import: GC percent %d, limit %d; want %d, %d", p, l, lowHeapGCPercent, bulkWriteMemoryLimit)
+	mems := &gcSampler{r: strings.NewReader(`{"title":"Deploys","content":"Deploys go through staging first"}` + "\n")}
+	if _, p, l := run(mems, "import", "-"); mems.percent != lowHeapGCPercent || mems.limit != bulkWriteMemoryLimit || p != 100 || l != math.MaxInt64 {
+		t.Errorf("import: GC percent %d, limit %d while reading; %d, %d after; want %d, %d, then the defaults",
+			mems.percent, mems.limit, p, l, lowHeapGCPercent, bulkWriteMemoryLimit)
 	}
-	if p, l := run("bench", "scale", "--memories", "20", "--queries", "1", "--ingest-only", "--clients", "0", "--cold-runs", "0", "--import-rss=false", "--embedder", "none"); p != lowHeapGCPercent || l != bulkWriteMemoryLimit {
-		t.Errorf("bench scale: GC percent %d, limit %d; want %d, %d", p, l, lowHeapGCPercent, bulkWriteMemoryLimit)
+	out, p, l := run(nil, "bench", "scale", "--memories", "20", "--queries", "1", "--ingest-only", "--clients", "0", "--cold-runs", "0", "--import-rss=false", "--embedder", "none", "--json")
+	var rep struct {
+		Config struct {
+			Percent int   `json:"batched_gc_percent"`
+			Limit   int64 `json:"batched_memory_limit"`
+		}
 	}
-	if p, l := run("import", "--observations", obs); p != 100 || l != math.MaxInt64 {
-		t.Errorf("import --observations: GC percent %d, limit %d; want the defaults", p, l)
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("bench scale --json: %v: %s", err, out)
 	}
-	if p, l := run("put", "--text", "Rollbacks need a ticket"); p != 100 || l != math.MaxInt64 {
+	if rep.Config.Percent != lowHeapGCPercent || rep.Config.Limit != bulkWriteMemoryLimit || p != 100 || l != math.MaxInt64 {
+		t.Errorf("bench scale: batches at GC percent %d, limit %d; %d, %d after; want %d, %d, then the defaults",
+			rep.Config.Percent, rep.Config.Limit, p, l, lowHeapGCPercent, bulkWriteMemoryLimit)
+	}
+	obs := &gcSampler{r: strings.NewReader(`{"at":"2026-01-02T03:04:05Z","type":"note","content":"staging was slow"}` + "\n")}
+	if _, p, l := run(obs, "import", "--observations", "-"); obs.percent != 100 || obs.limit != math.MaxInt64 || p != 100 || l != math.MaxInt64 {
+		t.Errorf("import --observations: GC percent %d, limit %d while reading; want the defaults", obs.percent, obs.limit)
+	}
+	if _, p, l := run(nil, "put", "--text", "Rollbacks need a ticket"); p != 100 || l != math.MaxInt64 {
 		t.Errorf("put: GC percent %d, limit %d; want the defaults", p, l)
 	}
 }
@@ -145,8 +175,8 @@ func TestBulkWriteGC_LargeLiveHeap(t *testing.T) {
 	keepGC(t)
 	t.Setenv("GOGC", "")
 	t.Setenv("GOMEMLIMIT", "")
-	stop := bulkWriteGC()
-	defer stop()
+	done := bulkWriteGC()
+	defer done()
 	runtime.GC()
 	if bulkWriteHeapTooLarge() {
 		t.Fatal("the test's own live heap is past the ceiling")
