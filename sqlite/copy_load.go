@@ -48,11 +48,11 @@ func loadMemories(ctx context.Context, tx *Tx, b *recall.CopyBatch) error {
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			var res sql.Result
-			if res, err = tx.exec(ctx, insertMemorySQL, append([]any{m.ID}, memoryArgs(m)...)...); err == nil {
+			if res, err = tx.exec(ctx, insertMemorySQL, appendMemoryArgs([]any{m.ID}, m)...); err == nil {
 				seq, err = indexMemory(ctx, tx, res, m)
 			}
 		case err == nil:
-			if _, err = tx.exec(ctx, updateMemorySQL, append(memoryArgs(m), m.ID)...); err == nil {
+			if _, err = tx.exec(ctx, updateMemorySQL, append(appendMemoryArgs(nil, m), m.ID)...); err == nil {
 				// The memory's vectors are the ones the copy brings.
 				_, err = tx.exec(ctx, `DELETE FROM memory_vectors WHERE memory_seq = ?`, seq)
 			}

@@ -259,6 +259,7 @@ type Tx struct {
 
 	vec   txVectors            // the inline embedder, see vector_inline.go
 	stmts map[string]*sql.Stmt // see prepare
+	args  []any                // see exec
 }
 
 // prepare returns a statement prepared once per transaction (or once per
@@ -286,13 +287,19 @@ func (tx *Tx) prepare(ctx context.Context, query string) (*sql.Stmt, error) {
 	return st, nil
 }
 
-// exec runs a single statement through the statement cache.
+// exec runs a single statement through the statement cache. It hands
+// the driver a copy of args kept by the transaction, so that the callers'
+// argument lists, which a write of a memory builds five times, stay on
+// their stacks.
 func (tx *Tx) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	st, err := tx.prepare(ctx, query)
 	if err != nil {
 		return nil, err
 	}
-	return st.ExecContext(ctx, args...)
+	tx.args = append(tx.args[:0], args...)
+	res, err := st.ExecContext(ctx, tx.args...)
+	clear(tx.args) // holds nothing of this row past the statement
+	return res, err
 }
 
 // QueryRowContext runs a single-row query through the statement cache; it

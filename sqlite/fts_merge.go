@@ -31,11 +31,20 @@ func (db *DB) mergeFTSAfterImport(ctx context.Context, n int) {
 	if n < mergeAfterImport {
 		return
 	}
-	var rows int
-	if err := db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM memories`).Scan(&rows); err != nil || n*4 < rows {
+	if !db.importIsLarge(ctx, n) {
 		return
 	}
 	_ = db.optimizeFTS(ctx, "memories_fts")
+}
+
+// importIsLarge reports whether n memories are at least a quarter of the
+// store. It counts no further than one row past 4n: counting the whole
+// store after every batch of 1,000 written at 100,000 was 2% of a
+// batched import's CPU, and a count past 4n tells nothing more.
+func (db *DB) importIsLarge(ctx context.Context, n int) bool {
+	var rows int
+	err := db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM memories LIMIT ?)`, n*4+1).Scan(&rows)
+	return err == nil && rows <= n*4
 }
 
 // optimizeFTS merges every segment of an FTS5 table into one.

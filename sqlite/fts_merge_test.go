@@ -111,3 +111,21 @@ func TestImport_MergesFullTextIndex(t *testing.T) {
 		}
 	})
 }
+
+// An import is large (its index is merged after it) when it is at least a
+// quarter of the store, counted exactly at the boundary.
+func TestImportIsLarge(t *testing.T) {
+	ctx := context.Background()
+	db, s := importStore(t)
+	if _, err := s.ImportMemories(ctx, importedMemories(0, 400)); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		n    int
+		want bool
+	}{{1, false}, {99, false}, {100, true}, {101, true}, {400, true}, {5000, true}} {
+		if got := db.importIsLarge(ctx, c.n); got != c.want {
+			t.Errorf("%d of 400 memories: large %v, want %v", c.n, got, c.want)
+		}
+	}
+}

@@ -200,7 +200,8 @@ func insertMemory(ctx context.Context, tx *Tx, m *recall.Memory, op string) erro
 		if generated {
 			m.ID = recall.NewID()
 		}
-		res, err := tx.exec(ctx, insertMemorySQL, append([]any{m.ID}, memoryArgs(m)...)...)
+		var args [memoryRowArgs]any // on the stack: exec copies them
+		res, err := tx.exec(ctx, insertMemorySQL, appendMemoryArgs(append(args[:0], m.ID), m)...)
 		if err == nil {
 			if seq, err = indexMemory(ctx, tx, res, m); err != nil {
 				return err
@@ -229,7 +230,7 @@ func insertMemory(ctx context.Context, tx *Tx, m *recall.Memory, op string) erro
 // 0008).
 func indexMemory(ctx context.Context, tx *Tx, res sql.Result, m *recall.Memory) (int64, error) {
 	seq, err := res.LastInsertId()
-	tags := jsonText(m.Tags)
+	tags := stringsText(m.Tags)
 	if err == nil {
 		_, err = tx.exec(ctx, indexMemorySQL, seq, m.Title, m.Content, tags)
 	}
@@ -285,7 +286,8 @@ func writeMemory(ctx context.Context, tx *Tx, m *recall.Memory, op string) error
 	}
 	m.Version++
 	m.UpdatedAt = tx.now
-	res, err := tx.exec(ctx, updateMemorySQL, append(memoryArgs(m), m.ID)...)
+	var args [memoryRowArgs]any
+	res, err := tx.exec(ctx, updateMemorySQL, append(appendMemoryArgs(args[:0], m), m.ID)...)
 	if err != nil {
 		if isConstraint(err) {
 			return recall.Errorf(recall.ECONFLICT, "Key %q is already used in collection %q: choose another key.", m.Key, m.Collection)

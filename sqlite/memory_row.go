@@ -3,6 +3,7 @@ package sqlite
 import (
 	"database/sql"
 	"encoding/json"
+	"strings"
 
 	"github.com/recall-mem/recall"
 )
@@ -59,6 +60,38 @@ func jsonText(v any) string {
 	return string(b)
 }
 
+// stringsText is jsonText of a list of strings, byte for byte, without
+// reflection for a list of plain strings (printable ASCII that JSON
+// escapes nothing of, as encoding/json escapes <, > and & too), such as
+// most tags: the list's encoding was done twice per written memory.
+func stringsText(list []string) string {
+	if len(list) == 0 {
+		return "[]"
+	}
+	n := 1 + len(list)*3
+	for _, s := range list {
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+				return jsonText(list)
+			}
+		}
+		n += len(s)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteByte('[')
+	for i, s := range list {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('"')
+		b.WriteString(s)
+		b.WriteByte('"')
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
 func metaText(raw json.RawMessage) string {
 	if len(raw) == 0 || string(raw) == "null" {
 		return "{}"
@@ -70,16 +103,65 @@ func nullKey(k string) sql.NullString {
 	return sql.NullString{String: k, Valid: k != ""}
 }
 
-// memoryArgs returns the values of every stored column after id, in the
-// order of insertMemorySQL and updateMemorySQL.
-func memoryArgs(m *recall.Memory) []any {
-	return []any{
-		nullKey(m.Key), m.Collection, m.Type, m.Title, m.Content, jsonText(m.Tags), m.Category,
-		m.Context, jsonText(m.Related), m.Project, m.Priority, m.CreatedBy, m.Confidence, m.Tier, m.Pinned,
-		m.Status, jsonText(m.Anchors), metaText(m.Metadata), ms(m.CreatedAt), ms(m.UpdatedAt), nullMS(m.ReviewedAt),
-		ms(m.OccurredAt), nullMS(m.SnoozedUntil), m.Version,
+// Values that most rows share, boxed once: putting a string, a number or
+// a struct in an interface allocates, a dozen times per written row.
+var (
+	boxedNoString any = sql.NullString{}
+	boxedNoTime   any = sql.NullInt64{}
+	boxedOne      any = 1.0 // the default confidence
+	boxedText         = func() map[string]any {
+		m := map[string]any{}
+		for _, s := range []string{"", "[]", "{}", recall.DefaultCollection, recall.TierWorking, recall.TierRegister, recall.TierArchive,
+			recall.StatusActive, recall.StatusSuperseded, recall.StatusArchived, recall.StatusCompacted} {
+			m[s] = s
+		}
+		return m
+	}()
+)
+
+// boxText is s as an argument, boxed once if it is a common value.
+func boxText(s string) any {
+	if v, ok := boxedText[s]; ok {
+		return v
 	}
+	return s
 }
+
+// appendMemoryArgs appends the values of every stored column after id,
+// in the order of insertMemorySQL and updateMemorySQL, to dst.
+func appendMemoryArgs(dst []any, m *recall.Memory) []any {
+	key, reviewed, snoozed := boxedNoString, boxedNoTime, boxedNoTime
+	if m.Key != "" {
+		key = nullKey(m.Key)
+	}
+	if m.ReviewedAt != nil {
+		reviewed = nullMS(m.ReviewedAt)
+	}
+	if m.SnoozedUntil != nil {
+		snoozed = nullMS(m.SnoozedUntil)
+	}
+	var confidence any = m.Confidence
+	if m.Confidence == 1 {
+		confidence = boxedOne
+	}
+	related, anchors := "[]", "[]"
+	if len(m.Related) > 0 {
+		related = stringsText(m.Related)
+	}
+	if len(m.Anchors) > 0 {
+		anchors = jsonText(m.Anchors)
+	}
+	return append(dst,
+		key, boxText(m.Collection), boxText(m.Type), m.Title, m.Content, boxText(stringsText(m.Tags)), boxText(m.Category),
+		boxText(m.Context), boxText(related), boxText(m.Project), boxText(m.Priority), boxText(m.CreatedBy), confidence, boxText(m.Tier), m.Pinned,
+		boxText(m.Status), boxText(anchors), boxText(metaText(m.Metadata)), ms(m.CreatedAt), ms(m.UpdatedAt), reviewed,
+		ms(m.OccurredAt), snoozed, m.Version,
+	)
+}
+
+// memoryRowArgs is the length of the arguments of insertMemorySQL and
+// updateMemorySQL (id and appendMemoryArgs).
+const memoryRowArgs = 25
 
 const insertMemorySQL = `INSERT INTO memories (id, key, collection, type, title, content, tags, category,
 	context, related, project, priority, created_by, confidence, tier, pinned, status, anchors, metadata,

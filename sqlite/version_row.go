@@ -66,7 +66,7 @@ func snapshotOf(vals []driver.Value) ([]byte, error) {
 // other than UTC or anything else the row stores differently keep the
 // version's own snapshot.
 func rowShares(m *recall.Memory, snap []byte) bool {
-	args := append([]any{m.ID}, memoryArgs(m)...)
+	args := appendMemoryArgs([]any{m.ID}, m)
 	vals := make([]driver.Value, len(args))
 	for i, a := range args {
 		v, err := storedValue(a)

@@ -15,7 +15,7 @@ import (
 )
 
 func (a *app) benchScaleCommand() *cobra.Command {
-	sc := bench.Scale{Product: a.benchProduct(nil), ConfigFile: engine.ConfigFile}
+	sc := bench.Scale{Product: a.benchProduct(nil), ConfigFile: engine.ConfigFile, Bulk: bulkWriteGC}
 	var jsonOut, keep bool
 	c := &cobra.Command{
 		Use:     "scale",

@@ -29,6 +29,7 @@ accepted), again all or nothing.`,
 				}
 				return a.importObservations(c, buf, jsonOut)
 			}
+			defer bulkWriteGC()()
 			in, err := a.openInput(args[0])
 			if err != nil {
 				return err

@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
+	"math"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -51,5 +54,146 @@ func TestOneShotGC(t *testing.T) {
 	}
 	if got := run(`{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt":"hi"}`, "hook", "claude"); got != lowHeapGCPercent {
 		t.Errorf("hook: GC percent %d, want %d", got, lowHeapGCPercent)
+	}
+}
+
+// keepGC restores the collector's settings when the test ends.
+func keepGC(t *testing.T) {
+	percent, limit := debug.SetGCPercent(100), debug.SetMemoryLimit(-1)
+	debug.SetGCPercent(percent)
+	t.Cleanup(func() {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	})
+}
+
+// gcSettings reads the GC percent and memory limit and puts the defaults
+// back (no limit is math.MaxInt64).
+func gcSettings() (int, int64) {
+	return debug.SetGCPercent(100), debug.SetMemoryLimit(math.MaxInt64)
+}
+
+// A bulk write collects at lowHeapGCPercent under bulkWriteMemoryLimit,
+// unless the user set GOGC or GOMEMLIMIT: then the runtime's settings
+// (which it read from them) stay. Its end puts back what it found.
+func TestBulkWriteGC(t *testing.T) {
+	keepGC(t)
+	for _, env := range []struct{ gogc, limit string }{{"", ""}, {"150", ""}, {"", "1GiB"}, {"off", "200MiB"}} {
+		t.Setenv("GOGC", env.gogc)
+		t.Setenv("GOMEMLIMIT", env.limit)
+		debug.SetGCPercent(123)
+		debug.SetMemoryLimit(1 << 40)
+		done := bulkWriteGC()
+		percent, limit := debug.SetGCPercent(-1), debug.SetMemoryLimit(-1)
+		debug.SetGCPercent(percent)
+		done()
+		want, wantLimit := 123, int64(1<<40)
+		if env.gogc == "" && env.limit == "" {
+			want, wantLimit = lowHeapGCPercent, bulkWriteMemoryLimit
+		}
+		if percent != want || limit != wantLimit {
+			t.Errorf("GOGC=%q GOMEMLIMIT=%q: GC percent %d, limit %d; want %d, %d", env.gogc, env.limit, percent, limit, want, wantLimit)
+		}
+		if percent, limit := gcSettings(); percent != 123 || limit != 1<<40 {
+			t.Errorf("GOGC=%q GOMEMLIMIT=%q: after the bulk write GC percent %d, limit %d; want 123, %d back", env.gogc, env.limit, percent, limit, int64(1<<40))
+		}
+	}
+}
+
+// gcSampler is an input that notes the collector's settings when the
+// command reads it, and then reads as r.
+type gcSampler struct {
+	r       io.Reader
+	percent int
+	limit   int64
+}
+
+func (g *gcSampler) Read(p []byte) (int, error) {
+	if g.percent == 0 {
+		g.percent = debug.SetGCPercent(-1)
+		debug.SetGCPercent(g.percent)
+		g.limit = debug.SetMemoryLimit(-1)
+	}
+	return g.r.Read(p)
+}
+
+// 'recall import' of memories reads its input with the bulk write's
+// collector, and the batches of 'recall bench scale' are written with it
+// (its report says so) while the rest of its run has the default; an
+// import of observations (which reads its whole file first) and a put
+// keep the default throughout.
+func TestImportGC(t *testing.T) {
+	keepGC(t)
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	dir := t.TempDir()
+	store := filepath.Join(dir, "store")
+	run := func(stdin io.Reader, args ...string) (string, int, int64) {
+		t.Helper()
+		gcSettings()
+		var out, errOut bytes.Buffer
+		a := newApp(stdin, &out, &errOut)
+		if code := a.execute(context.Background(), append([]string{"--store", store}, args...)); code != 0 {
+			t.Fatalf("recall %v: exit %d: %s", args, code, errOut.String())
+		}
+		p, l := gcSettings()
+		return out.String(), p, l
+	}
+	mems := &gcSampler{r: strings.NewReader(`{"title":"Deploys","content":"Deploys go through staging first"}` + "\n")}
+	if _, p, l := run(mems, "import", "-"); mems.percent != lowHeapGCPercent || mems.limit != bulkWriteMemoryLimit || p != 100 || l != math.MaxInt64 {
+		t.Errorf("import: GC percent %d, limit %d while reading; %d, %d after; want %d, %d, then the defaults",
+			mems.percent, mems.limit, p, l, lowHeapGCPercent, bulkWriteMemoryLimit)
+	}
+	out, p, l := run(nil, "bench", "scale", "--memories", "20", "--queries", "1", "--ingest-only", "--clients", "0", "--cold-runs", "0", "--import-rss=false", "--embedder", "none", "--json")
+	var rep struct {
+		Config struct {
+			Percent int   `json:"batched_gc_percent"`
+			Limit   int64 `json:"batched_memory_limit"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("bench scale --json: %v: %s", err, out)
+	}
+	if rep.Config.Percent != lowHeapGCPercent || rep.Config.Limit != bulkWriteMemoryLimit || p != 100 || l != math.MaxInt64 {
+		t.Errorf("bench scale: batches at GC percent %d, limit %d; %d, %d after; want %d, %d, then the defaults",
+			rep.Config.Percent, rep.Config.Limit, p, l, lowHeapGCPercent, bulkWriteMemoryLimit)
+	}
+	obs := &gcSampler{r: strings.NewReader(`{"at":"2026-01-02T03:04:05Z","type":"note","content":"staging was slow"}` + "\n")}
+	if _, p, l := run(obs, "import", "--observations", "-"); obs.percent != 100 || obs.limit != math.MaxInt64 || p != 100 || l != math.MaxInt64 {
+		t.Errorf("import --observations: GC percent %d, limit %d while reading; want the defaults", obs.percent, obs.limit)
+	}
+	if _, p, l := run(nil, "put", "--text", "Rollbacks need a ticket"); p != 100 || l != math.MaxInt64 {
+		t.Errorf("put: GC percent %d, limit %d; want the defaults", p, l)
+	}
+}
+
+// A bulk write whose live heap passes half the limit (a batch of very
+// large memories) goes back to the default collector, which would
+// otherwise run ever more often as the heap nears the limit; below that
+// it keeps the bulk write's settings.
+func TestBulkWriteGC_LargeLiveHeap(t *testing.T) {
+	keepGC(t)
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	done := bulkWriteGC()
+	defer done()
+	runtime.GC()
+	if bulkWriteHeapTooLarge() {
+		t.Fatal("the test's own live heap is past the ceiling")
+	}
+	if percent, limit := debug.SetGCPercent(lowHeapGCPercent), debug.SetMemoryLimit(-1); percent != lowHeapGCPercent || limit != bulkWriteMemoryLimit {
+		t.Fatalf("small heap: GC percent %d, limit %d; want %d, %d", percent, limit, lowHeapGCPercent, bulkWriteMemoryLimit)
+	}
+	live := make([]byte, bulkWriteLiveCeiling+(4<<20))
+	for i := range live {
+		live[i] = byte(i)
+	}
+	runtime.GC()
+	if !bulkWriteHeapTooLarge() {
+		t.Fatal("a live heap past the ceiling was not seen")
+	}
+	runtime.KeepAlive(live)
+	if percent, limit := gcSettings(); percent != 100 || limit != math.MaxInt64 {
+		t.Errorf("large heap: GC percent %d, limit %d; want the defaults", percent, limit)
 	}
 }

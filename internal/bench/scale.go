@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"runtime/debug"
 	"time"
 
 	"github.com/recall-mem/recall"
@@ -109,6 +110,12 @@ type Scale struct {
 	ConfigFile string
 	// Progress, when set, hears each phase's progress; phase "" ends it.
 	Progress func(phase string, done, total int)
+	// Bulk, when set, is called before the batched writes and returns
+	// what to call after them: the program's settings for a bulk write
+	// (its collector) apply to those alone, not to the single puts or
+	// the searches, which the report's config records with the settings
+	// the batches ran with.
+	Bulk func() (done func())
 }
 
 // Run builds the store and measures it. It returns the store's directory
@@ -147,6 +154,11 @@ func (sc *Scale) Run(ctx context.Context) (*ScaleReport, string, error) {
 	// Only the writes are timed, not making up the corpus.
 	batched := n - single
 	var spent, cpu time.Duration
+	bulkDone := func() {}
+	if sc.Bulk != nil {
+		bulkDone = sc.Bulk()
+	}
+	rep.Config["batched_gc_percent"], rep.Config["batched_memory_limit"] = gcSettings()
 	for lo := 0; lo < batched; lo += 1000 {
 		ms := make([]*recall.Memory, 0, 1000)
 		for i := lo; i < min(lo+1000, batched); i++ {
@@ -154,12 +166,14 @@ func (sc *Scale) Run(ctx context.Context) (*ScaleReport, string, error) {
 		}
 		start, c0 := time.Now(), selfCPU()
 		if _, err := b.Memories.ImportMemories(ctx, ms); err != nil {
+			bulkDone()
 			return nil, dir, err
 		}
 		spent += time.Since(start)
 		cpu += selfCPU() - c0
 		progress("ingest", lo+len(ms), n)
 	}
+	bulkDone()
 	if batched > 0 {
 		rep.IngestPerS.Batched = float64(batched) / spent.Seconds()
 		rep.IngestPerS.BatchedCPUUS = float64(cpu.Nanoseconds()) / 1e3 / float64(batched)
@@ -382,4 +396,12 @@ func (r *ScaleReport) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "import peak RSS        %.1f MiB ('recall import' of the export)\n", float64(r.ImportPeakRSS)/(1<<20))
 	}
 	fmt.Fprintf(w, "hybrid target@10       %.3f\n", r.TargetHitAt10)
+}
+
+// gcSettings reads the collector's GC percent and memory limit (the
+// runtime's default limit, none, is math.MaxInt64).
+func gcSettings() (percent int, limit int64) {
+	percent = debug.SetGCPercent(100)
+	debug.SetGCPercent(percent)
+	return percent, debug.SetMemoryLimit(-1)
 }
