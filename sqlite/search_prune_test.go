@@ -189,6 +189,15 @@ func TestSearch_PrunesTheCommonWord(t *testing.T) {
 	if !slices.Equal(byRank(got), byRank(want)) {
 		t.Fatalf("pruned window differs:\n%v\n%v", got, want)
 	}
+	// "odd" alone cannot fill the window with scores above the bound of
+	// "common": pruning is not tried, the expression is scored at once.
+	m, err = s.matchExpr(ctx, "common odd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, exprs, err := s.rankWindow(ctx, m, window); err != nil || len(exprs) != 1 {
+		t.Errorf("%s: scored %v, %v; want the expression alone", m.expr, exprs, err)
+	}
 }
 
 // ftsRowCount reads the averages record's row count, which is the
