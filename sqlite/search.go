@@ -113,14 +113,16 @@ const maxScored = 6000
 
 // ftsMatch is what a search asks FTS5: an expression, and the smallest
 // rowid to score (0 for all). When matchExpr counted them, it also holds
-// the terms the expression ORs, with the rows each matches, and the rows
-// of the index, which let rankWindow prune.
+// the terms the expression ORs, with the rows each matches, the rows of
+// the index and its structure record (the index they were counted in),
+// which let rankWindow prune.
 type ftsMatch struct {
 	expr   string
 	from   int64
 	terms  []string
 	counts []int
 	rows   int64
+	index  []byte
 }
 
 // matchExpr builds the FTS5 expression for a query. On a store of 2,000
@@ -197,7 +199,7 @@ func (s *MemoryService) matchExpr(ctx context.Context, text string) (ftsMatch, e
 		}
 		kept, counts, rows = append(kept, c.term), append(counts, c.n), rows+c.n
 	}
-	m := ftsMatch{expr: quoteTerms(kept), terms: kept, counts: counts}
+	m := ftsMatch{expr: quoteTerms(kept), terms: kept, counts: counts, index: structure}
 	m.rows, _ = ftsRowCount(averages)
 	if rows > budget {
 		if from, ok := known.start(m.expr, budget); ok {

@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math"
@@ -83,15 +84,36 @@ func (s *MemoryService) rankPruned(ctx context.Context, m ftsMatch, window int, 
 	}
 	// A row of the tail terms alone scores below bound; the margin covers
 	// the rounding of the sum and of log (Go's and C's).
-	if len(best) == window && -best[window-1].rank > bound*(1+1e-9) {
-		return best, exprs, nil
+	if len(best) < window || -best[window-1].rank <= bound*(1+1e-9) {
+		rest := "(" + tail + ") NOT (" + head + ")"
+		rows, err := s.rankExpr(ctx, rest, 0, window)
+		if err != nil {
+			return nil, nil, err
+		}
+		best, exprs = mergeRanked(best, rows, window), append(exprs, rest)
 	}
-	rest := "(" + tail + ") NOT (" + head + ")"
-	rows, err := s.rankExpr(ctx, rest, 0, window)
-	if err != nil {
-		return nil, nil, err
+	// The statements and the counts the bound came from must have seen
+	// one index: a write in between (another connection, another
+	// process) would mix two. Then the expression is scored at once.
+	if same, err := s.indexUnchanged(ctx, m.index); err != nil || !same {
+		if err != nil {
+			return nil, nil, err
+		}
+		rows, err := s.rankExpr(ctx, m.expr, m.from, window)
+		return rows, append(exprs, m.expr), err
 	}
-	return mergeRanked(best, rows, window), append(exprs, rest), nil
+	return best, exprs, nil
+}
+
+// indexUnchanged says whether the full-text index's structure record is
+// still index: FTS5 rewrites it (with a write counter) in every
+// transaction that changes the index.
+func (s *MemoryService) indexUnchanged(ctx context.Context, index []byte) (bool, error) {
+	var now []byte
+	if err := s.db.readQueryRow(ctx, `SELECT block FROM memories_fts_data WHERE id = 10`).Scan(&now); err != nil {
+		return false, fmt.Errorf("search: %w", err)
+	}
+	return bytes.Equal(now, index), nil
 }
 
 // pruning says how a search of m may be pruned: the head (all kept terms
@@ -99,7 +121,7 @@ func (s *MemoryService) rankPruned(ctx context.Context, m ftsMatch, window int, 
 // matches the tail alone. ok is false when it may not.
 func (m ftsMatch) pruning() (head, tail string, bound float64, ok bool) {
 	k := len(m.terms) - 1
-	if k < 1 || m.from > 0 || m.rows <= 0 || len(m.counts) != len(m.terms) {
+	if k < 1 || m.from > 0 || m.rows <= 0 || len(m.counts) != len(m.terms) || m.index == nil {
 		return "", "", 0, false
 	}
 	for _, n := range m.counts[k:] {

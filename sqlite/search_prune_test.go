@@ -22,6 +22,16 @@ func matchCount(t *testing.T, s *MemoryService, expr string) int {
 	return n
 }
 
+// structureRecord is the full-text index's structure record.
+func structureRecord(t *testing.T, s *MemoryService) []byte {
+	t.Helper()
+	var rec []byte
+	if err := s.db.read.QueryRow(`SELECT block FROM memories_fts_data WHERE id = 10`).Scan(&rec); err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
 // byRank sorts a window by rank, then rowid: equal windows then compare
 // equal whatever the order of their ties.
 func byRank(rows []rankedRow) []rankedRow {
@@ -97,7 +107,7 @@ func TestRankWindow_SameAsOneStatement(t *testing.T) {
 		if _, err := s.ImportMemories(ctx, batch); err != nil {
 			t.Fatal(err)
 		}
-		rows := storeRows(t, s)
+		rows, index := storeRows(t, s), structureRecord(t, s)
 		for range 150 {
 			var terms []string
 			for range 2 + rng.IntN(3) {
@@ -105,7 +115,7 @@ func TestRankWindow_SameAsOneStatement(t *testing.T) {
 					terms = append(terms, w)
 				}
 			}
-			m := ftsMatch{expr: quoteTerms(terms), terms: terms, rows: rows}
+			m := ftsMatch{expr: quoteTerms(terms), terms: terms, rows: rows, index: index}
 			for _, w := range terms {
 				m.counts = append(m.counts, matchCount(t, s, quoteTerms([]string{w})))
 			}
@@ -188,6 +198,20 @@ func TestSearch_PrunesTheCommonWord(t *testing.T) {
 	}
 	if !slices.Equal(byRank(got), byRank(want)) {
 		t.Fatalf("pruned window differs:\n%v\n%v", got, want)
+	}
+	// A write after the words were counted (here between matchExpr and
+	// the scoring; in use, another connection's between the statements)
+	// changes the index: the pruned statements are not trusted, the
+	// expression is scored at once, as it now stands.
+	if _, err := s.PutMemory(ctx, &recall.Memory{Title: "rare", Content: "common odd"}); err != nil {
+		t.Fatal(err)
+	}
+	got, exprs, err = s.rankWindow(ctx, m, window)
+	if err != nil || exprs[len(exprs)-1] != m.expr {
+		t.Fatalf("after a write: scored %v, %v; want the expression last", exprs, err)
+	}
+	if want, err = s.rankExpr(ctx, m.expr, 0, window); err != nil || !slices.Equal(byRank(got), byRank(want)) {
+		t.Fatalf("after a write the window differs (%v):\n%v\n%v", err, got, want)
 	}
 	// "odd" alone cannot fill the window with scores above the bound of
 	// "common": pruning is not tried, the expression is scored at once.
