@@ -51,32 +51,17 @@ func (s *MemoryService) Search(ctx context.Context, q recall.SearchQuery) ([]*re
 // searchWindow ranks the best window matches and returns those of them
 // that pass the filter (at most limit), and how many matches it ranked.
 func (s *MemoryService) searchWindow(ctx context.Context, match ftsMatch, where string, args []any, window, limit int, explain bool) ([]*recall.SearchHit, int, error) {
-	st, err := s.db.readStmt(ctx, `SELECT rowid, bm25(memories_fts, `+bm25Weights+`) AS score
-		FROM memories_fts WHERE memories_fts MATCH ? AND rowid >= ? ORDER BY score LIMIT `+boundLimit)
-	if err != nil {
-		return nil, 0, fmt.Errorf("search: %w", err)
-	}
-	rows, err := st.QueryContext(ctx, match.expr, match.from, window)
-	if err != nil {
-		return nil, 0, fmt.Errorf("search: %w", err)
-	}
-	score := map[int64]float64{}
-	var seqs []int64
-	for rows.Next() {
-		var seq int64
-		var rank float64
-		if err := rows.Scan(&seq, &rank); err != nil {
-			rows.Close()
-			return nil, 0, err
-		}
-		score[seq] = -rank
-		seqs = append(seqs, seq)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil || len(seqs) == 0 {
+	ranked, _, err := s.rankWindow(ctx, match, window)
+	if err != nil || len(ranked) == 0 {
 		return nil, 0, err
 	}
-	rows, err = s.db.readQuery(ctx, `SELECT `+memoryColumns+`, m.seq
+	score := make(map[int64]float64, len(ranked))
+	seqs := make([]int64, len(ranked))
+	for i, r := range ranked {
+		score[r.seq] = -r.rank
+		seqs[i] = r.seq
+	}
+	rows, err := s.db.readQuery(ctx, `SELECT `+memoryColumns+`, m.seq
 		FROM memories m WHERE m.seq IN `+inList+` AND `+where, append([]any{jsonInts(seqs)}, args...)...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("search: %w", err)
@@ -127,10 +112,17 @@ const commonShare = 10
 const maxScored = 6000
 
 // ftsMatch is what a search asks FTS5: an expression, and the smallest
-// rowid to score (0 for all).
+// rowid to score (0 for all). When matchExpr counted them, it also holds
+// the terms the expression ORs, with the rows each matches, the rows of
+// the index and its structure record (the index they were counted in),
+// which let rankWindow prune.
 type ftsMatch struct {
-	expr string
-	from int64
+	expr   string
+	from   int64
+	terms  []string
+	counts []int
+	rows   int64
+	index  []byte
 }
 
 // matchExpr builds the FTS5 expression for a query. On a store of 2,000
@@ -153,9 +145,10 @@ func (s *MemoryService) matchExpr(ctx context.Context, text string) (ftsMatch, e
 		return ftsMatch{}, nil
 	}
 	var docs int
-	var structure []byte
+	var structure, averages []byte
 	if err := s.db.readQueryRow(ctx, `SELECT COALESCE(MAX(seq), 0),
-		(SELECT block FROM memories_fts_data WHERE id = 10) FROM memories`).Scan(&docs, &structure); err != nil {
+		(SELECT block FROM memories_fts_data WHERE id = 10),
+		(SELECT block FROM memories_fts_data WHERE id = 1) FROM memories`).Scan(&docs, &structure, &averages); err != nil {
 		return ftsMatch{}, fmt.Errorf("search: %w", err)
 	}
 	known := s.db.terms.at(strconv.AppendInt(structure, int64(docs), 10))
@@ -199,14 +192,15 @@ func (s *MemoryService) matchExpr(ctx context.Context, text string) (ftsMatch, e
 		rare = []counted{least}
 	}
 	sort.SliceStable(rare, func(i, j int) bool { return rare[i].n < rare[j].n })
-	kept, rows := []string{rare[0].term}, rare[0].n
+	kept, counts, rows := []string{rare[0].term}, []int{rare[0].n}, rare[0].n
 	for _, c := range rare[1:] {
 		if rows+c.n > budget {
 			break
 		}
-		kept, rows = append(kept, c.term), rows+c.n
+		kept, counts, rows = append(kept, c.term), append(counts, c.n), rows+c.n
 	}
-	m := ftsMatch{expr: quoteTerms(kept)}
+	m := ftsMatch{expr: quoteTerms(kept), terms: kept, counts: counts, index: structure}
+	m.rows, _ = ftsRowCount(averages)
 	if rows > budget {
 		if from, ok := known.start(m.expr, budget); ok {
 			m.from = from

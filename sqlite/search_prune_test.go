@@ -1,0 +1,301 @@
+package sqlite
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/recall-mem/recall"
+)
+
+// matchCount is how many rows an FTS5 expression matches.
+func matchCount(t *testing.T, s *MemoryService, expr string) int {
+	t.Helper()
+	var n int
+	if err := s.db.read.QueryRow(`SELECT COUNT(*) FROM memories_fts WHERE memories_fts MATCH ?`, expr).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// structureRecord is the full-text index's structure record.
+func structureRecord(t *testing.T, s *MemoryService) []byte {
+	t.Helper()
+	var rec []byte
+	if err := s.db.read.QueryRow(`SELECT block FROM memories_fts_data WHERE id = 10`).Scan(&rec); err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+// byRank sorts a window by rank, then rowid: equal windows then compare
+// equal whatever the order of their ties.
+func byRank(rows []rankedRow) []rankedRow {
+	return slices.SortedFunc(slices.Values(rows), func(a, b rankedRow) int {
+		if a.rank != b.rank {
+			return cmp.Compare(a.rank, b.rank)
+		}
+		return cmp.Compare(a.seq, b.seq)
+	})
+}
+
+// storeRows is the index's row count as FTS5 keeps it.
+func storeRows(t *testing.T, s *MemoryService) int64 {
+	t.Helper()
+	var rec []byte
+	if err := s.db.read.QueryRow(`SELECT block FROM memories_fts_data WHERE id = 1`).Scan(&rec); err != nil {
+		t.Fatal(err)
+	}
+	n, ok := ftsRowCount(rec)
+	if !ok {
+		t.Fatalf("averages record %x", rec)
+	}
+	return n
+}
+
+// Pruned or not, a window is the one statement over the whole expression
+// gives: the same rows with the same scores, bit for bit, on random
+// stores (repeated texts make ties at every window edge) and random
+// queries and windows, with pruning tried at any tail size.
+func TestRankWindow_SameAsOneStatement(t *testing.T) {
+	ctx := context.Background()
+	var pruned, fallback, whole int
+	for store := range 4 {
+		rng := rand.New(rand.NewPCG(uint64(store), 17))
+		s := NewMemoryService(openDB(t))
+		vocab := make([]string, 12+store*6)
+		for i := range vocab {
+			vocab[i] = fmt.Sprintf("w%dx", i)
+		}
+		// Word i is drawn about 1/(i+1) as often as word 0.
+		word := func() string {
+			for {
+				i := rng.IntN(len(vocab))
+				if rng.IntN(i+1) == 0 {
+					return vocab[i]
+				}
+			}
+		}
+		text := func(n int) string {
+			var w []string
+			for range n {
+				w = append(w, word())
+			}
+			return strings.Join(w, " ")
+		}
+		var batch []*recall.Memory
+		for i := range 300 + store*150 {
+			if i > 0 && rng.IntN(4) == 0 { // a copy of an earlier memory: equal scores
+				c := *batch[rng.IntN(len(batch))]
+				c.ID = ""
+				batch = append(batch, &c)
+				continue
+			}
+			m := &recall.Memory{Content: text(1 + rng.IntN(12))}
+			if rng.IntN(3) == 0 {
+				m.Title = text(1 + rng.IntN(3))
+			}
+			if rng.IntN(4) == 0 {
+				m.Tags = []string{word()}
+			}
+			batch = append(batch, m)
+		}
+		if _, err := s.ImportMemories(ctx, batch); err != nil {
+			t.Fatal(err)
+		}
+		rows, index := storeRows(t, s), structureRecord(t, s)
+		for range 150 {
+			var terms []string
+			for range 2 + rng.IntN(3) {
+				if w := word(); !slices.Contains(terms, w) {
+					terms = append(terms, w)
+				}
+			}
+			m := ftsMatch{expr: quoteTerms(terms), terms: terms, rows: rows, index: index}
+			for _, w := range terms {
+				m.counts = append(m.counts, matchCount(t, s, quoteTerms([]string{w})))
+			}
+			window := []int{1, 2, 5, 13, 40, 133}[rng.IntN(6)]
+			want, err := s.rankExpr(ctx, m.expr, 0, window)
+			if err != nil {
+				t.Fatal(err)
+			}
+			head, tail, bound, ok := m.pruning()
+			got, exprs, err := s.rankPruned(ctx, m, window, head, tail, bound, ok)
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch len(exprs) {
+			case 1:
+				whole++
+			case 2:
+				pruned++
+			default:
+				fallback++
+			}
+			if !slices.Equal(byRank(got), byRank(want)) {
+				t.Fatalf("store %d %s window %d (%v): got %v, want %v", store, m.expr, window, exprs, got, want)
+			}
+		}
+	}
+	t.Logf("%d pruned, %d fell back, %d whole", pruned, fallback, whole)
+	if pruned < 50 || fallback < 50 {
+		t.Fatalf("pruned %d, fell back %d: the stores do not exercise both", pruned, fallback)
+	}
+}
+
+// On a store where the query's common word matches over a thousand rows
+// but its rarer words fill the window with better scores, a search scores
+// only the rarer words' rows, and still returns what scoring every row
+// returns.
+func TestSearch_PrunesTheCommonWord(t *testing.T) {
+	ctx := context.Background()
+	s := NewMemoryService(openDB(t))
+	// 10,500 memories: "common" in 1,040 of them (under a tenth: kept),
+	// "rare" in the titles of 618 (some with "common") and "odd" in the
+	// content of 60.
+	var batch []*recall.Memory
+	for i := range 10500 {
+		m := &recall.Memory{Content: fmt.Sprintf("filler%d text", i)}
+		if i%10 == 3 && i < 10400 {
+			m.Content += " common"
+		}
+		if i%17 == 5 {
+			m.Title = "rare notes"
+		}
+		if i%175 == 9 {
+			m.Content += " odd"
+		}
+		batch = append(batch, m)
+	}
+	if _, err := s.ImportMemories(ctx, batch); err != nil {
+		t.Fatal(err)
+	}
+	m, err := s.matchExpr(ctx, "common rare odd")
+	if err != nil || m.expr != `"odd" OR "rare" OR "common"` {
+		t.Fatalf("match %+v, %v", m, err)
+	}
+	window := 133 // a search for 100
+	got, exprs, err := s.rankWindow(ctx, m, window)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scored := 0
+	for _, e := range exprs {
+		scored += matchCount(t, s, e)
+	}
+	head := matchCount(t, s, `"odd" OR "rare"`)
+	if all := matchCount(t, s, m.expr); scored != head || all < 1500 || head > 700 {
+		t.Errorf("scored %d rows (%v) of %d; want the rarer words' %d", scored, exprs, all, head)
+	}
+	want, err := s.rankExpr(ctx, m.expr, 0, window)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(byRank(got), byRank(want)) {
+		t.Fatalf("pruned window differs:\n%v\n%v", got, want)
+	}
+	// A write after the words were counted (here between matchExpr and
+	// the scoring; in use, another connection's between the statements)
+	// changes the index: the pruned statements are not trusted, the
+	// expression is scored at once, as it now stands.
+	if _, err := s.PutMemory(ctx, &recall.Memory{Title: "rare", Content: "common odd"}); err != nil {
+		t.Fatal(err)
+	}
+	got, exprs, err = s.rankWindow(ctx, m, window)
+	if err != nil || exprs[len(exprs)-1] != m.expr {
+		t.Fatalf("after a write: scored %v, %v; want the expression last", exprs, err)
+	}
+	if want, err = s.rankExpr(ctx, m.expr, 0, window); err != nil || !slices.Equal(byRank(got), byRank(want)) {
+		t.Fatalf("after a write the window differs (%v):\n%v\n%v", err, got, want)
+	}
+	// "odd" alone cannot fill the window with scores above the bound of
+	// "common": pruning is not tried, the expression is scored at once.
+	m, err = s.matchExpr(ctx, "common odd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, exprs, err := s.rankWindow(ctx, m, window); err != nil || len(exprs) != 1 {
+		t.Errorf("%s: scored %v, %v; want the expression alone", m.expr, exprs, err)
+	}
+}
+
+// ftsRowCount reads the averages record's row count, which is the
+// index's rows.
+func TestFTSRowCount_IsTheIndexRows(t *testing.T) {
+	s := wordyStore(t)
+	var n int64
+	if err := s.db.read.QueryRow(`SELECT COUNT(*) FROM memories_fts_docsize`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if got := storeRows(t, s); got != n || n != 3000 {
+		t.Fatalf("row count %d, want %d", got, n)
+	}
+}
+
+// putSQLiteVarint encodes v as SQLite's sqlite3PutVarint does.
+func putSQLiteVarint(v uint64) []byte {
+	if v>>56 != 0 { // nine bytes: 8 groups of 7 bits, then 8 bits
+		b := make([]byte, 9)
+		b[8] = byte(v)
+		v >>= 8
+		for i := 7; i >= 0; i-- {
+			b[i] = byte(v&0x7f) | 0x80
+			v >>= 7
+		}
+		return b
+	}
+	var groups []byte
+	for {
+		groups = append(groups, byte(v&0x7f))
+		v >>= 7
+		if v == 0 {
+			break
+		}
+	}
+	b := make([]byte, len(groups))
+	for i := range groups {
+		b[i] = groups[len(groups)-1-i] | 0x80
+	}
+	b[len(b)-1] &^= 0x80
+	return b
+}
+
+func TestSQLiteVarint(t *testing.T) {
+	for _, v := range []uint64{0, 1, 127, 128, 240, 2287, 16383, 16384, 1 << 35, 1<<56 - 1, 1 << 56, 1<<64 - 1} {
+		b := putSQLiteVarint(v)
+		if got, size := sqliteVarint(append(b, 0xff, 0x01)); got != v || size != len(b) {
+			t.Errorf("%d (%x): got %d, size %d", v, b, got, size)
+		}
+		if _, size := sqliteVarint(b[:len(b)-1]); size != 0 {
+			t.Errorf("%d cut short: size %d", v, size)
+		}
+	}
+}
+
+// FuzzSQLiteVarint: any bytes decode without panic to a size within them,
+// and the value decoded encodes and decodes back to itself.
+func FuzzSQLiteVarint(f *testing.F) {
+	f.Add([]byte{0x81, 0x00})
+	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		v, size := sqliteVarint(b)
+		if size < 0 || size > len(b) || size > 9 {
+			t.Fatalf("size %d of %d bytes", size, len(b))
+		}
+		if size == 0 {
+			return
+		}
+		if e := putSQLiteVarint(v); len(e) > size {
+			t.Fatalf("%x decodes to %d, which encodes longer: %x", b[:size], v, e)
+		}
+		e := putSQLiteVarint(v)
+		if got, n := sqliteVarint(e); got != v || n != len(e) {
+			t.Fatalf("%d round trip: %d, %d", v, got, n)
+		}
+	})
+}
