@@ -66,13 +66,14 @@ func (l *linear) apply(ws *workspace, y, x []float32, t int) {
 	if t*l.in*l.out >= parallelWork {
 		workers = min(runtime.GOMAXPROCS(0), 8)
 	}
+	defer ws.release(ws.mark())
 	var room []float32
 	if l.wt == nil {
-		defer ws.release(ws.mark())
 		room = ws.take(workers * rowBlock * l.in)
 	}
+	pairs := l.pairUp(ws, x, t)
 	if workers == 1 {
-		l.columns(y, x, t, 0, l.out, room)
+		l.columns(y, x, pairs, t, 0, l.out, room)
 		return
 	}
 	var wg sync.WaitGroup
@@ -86,24 +87,50 @@ func (l *linear) apply(ws *workspace, y, x []float32, t int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			l.columns(y, x, t, lo, hi, buf)
+			l.columns(y, x, pairs, t, lo, hi, buf)
 		}()
 	}
 	wg.Wait()
 }
 
-// columns computes outputs lo..hi for every row: four outputs by three
-// tokens at a time where the blocked kernel runs, so that each weight row
-// and each token is loaded once per block; the rest one by one. buf has
-// room for rowBlock widened rows when W is int8.
-func (l *linear) columns(y, x []float32, t, lo, hi int, buf []float32) {
+// pairUp returns the tokens of x that make whole groups of six, packed in
+// pairs for the 16-lane kernel in room taken from ws, or nil where that
+// kernel does not run. Packing costs one pass over x, against the
+// layer's out/4 passes over it.
+func (l *linear) pairUp(ws *workspace, x []float32, t int) []float32 {
+	six := t / 6 * 6
+	if six == 0 || !vecmath.HasAVX512 || l.in%8 != 0 {
+		return nil
+	}
+	pairs := ws.take(six * l.in)
+	vecmath.PairUp(pairs, x, l.in, l.in, six/2)
+	return pairs
+}
+
+// columns computes outputs lo..hi for every row: four outputs by six
+// tokens (from pairs, the first tokens packed by PairUp, or nil) or by
+// three at a time where the blocked kernels run, so that each weight row
+// and each token is loaded once per block; the rest one by one. The sums
+// of a token are the same whichever blocked kernel makes them, so the
+// six-token one changes no vector. buf has room for rowBlock widened rows
+// when W is int8.
+func (l *linear) columns(y, x, pairs []float32, t, lo, hi int, buf []float32) {
 	in, out := l.in, l.out
 	var block [12]float32
+	var block6 [24]float32
 	j := lo
 	for ; j+rowBlock <= hi; j += rowBlock {
 		w := l.weights(buf, j, rowBlock)
 		b := l.b[j : j+4 : j+4]
 		i := 0
+		for ; (i+6)*in <= len(pairs) && vecmath.Dot4x6(w, in, pairs[i*in:], in, &block6); i += 6 {
+			for c := range 6 {
+				dst := y[(i+c)*out+j : (i+c)*out+j+4 : (i+c)*out+j+4]
+				for r := range dst {
+					dst[r] = block6[c*4+r] + b[r]
+				}
+			}
+		}
 		for ; i+3 <= t && vecmath.Dot4x3(w, in, x[i*in:(i+3)*in], in, in, &block); i += 3 {
 			for c := range 3 {
 				dst := y[(i+c)*out+j : (i+c)*out+j+4 : (i+c)*out+j+4]

@@ -1,4 +1,5 @@
 #include "textflag.h"
+#include "sums_amd64.h"
 
 // SUM4 adds the accumulators Y0-Y3 into the low float of X0, using X1.
 #define SUM4 \
@@ -88,16 +89,6 @@ done:
 	VZEROUPPER
 	MOVSS X0, ret+24(FP)
 	RET
-
-// SUMS4 stores the horizontal sums of a, b, c and d side by side at dst,
-// using Y12 and Y13.
-#define SUMS4(a, b, c, d, dst) \
-	VHADDPS b, a, Y12 \
-	VHADDPS d, c, Y13 \
-	VHADDPS Y13, Y12, Y12 \
-	VEXTRACTF128 $1, Y12, X13 \
-	VADDPS X13, X12, X12 \
-	VMOVUPS X12, dst
 
 // func dot4x3FMA(w *float32, wstride int, x *float32, xstride, n int, out *[12]float32)
 // Y(3r+c) accumulates w row r · x row c, eight lanes at a time; the three

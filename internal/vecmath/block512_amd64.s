@@ -1,0 +1,88 @@
+#include "textflag.h"
+#include "sums_amd64.h"
+
+// The AVX-512 kernels keep two 8-lane sums in each 16-lane register, one
+// per half, and add into every lane what the 8-lane kernel of
+// dot_amd64.s adds into it, in the same order: the halves, taken apart
+// at the end and summed as SUMS4 sums, give the 8-lane kernel's results
+// bit for bit, at twice the products per instruction.
+
+// func dot4x6Z(w *float32, wstride int, xp *float32, n int, out *[24]float32)
+// Z(3r+p) accumulates w row r times pair p of tokens (token 2p in the low
+// half, 2p+1 in the high half); the pairs are packed eight floats of one
+// token, then eight of the other (PairUp), so that one load brings both,
+// and each eight floats of a w row are loaded once into both halves.
+TEXT ·dot4x6Z(SB), NOSPLIT, $0-40
+	MOVQ w+0(FP), SI
+	MOVQ wstride+8(FP), DX
+	SHLQ $2, DX
+	MOVQ xp+16(FP), DI
+	MOVQ n+24(FP), CX
+	SHLQ $2, CX
+	MOVQ out+32(FP), R8
+	LEAQ (SI)(DX*1), R9
+	LEAQ (R9)(DX*1), R10
+	LEAQ (R10)(DX*1), R11
+	LEAQ (DI)(CX*2), R12
+	LEAQ (R12)(CX*2), R13
+	XORQ AX, AX
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+	VPXORD Z10, Z10, Z10
+	VPXORD Z11, Z11, Z11
+
+loop46:
+	VMOVUPS (DI)(AX*2), Z12
+	VMOVUPS (R12)(AX*2), Z13
+	VMOVUPS (R13)(AX*2), Z14
+	VBROADCASTF64X4 (SI)(AX*1), Z16
+	VBROADCASTF64X4 (R9)(AX*1), Z17
+	VBROADCASTF64X4 (R10)(AX*1), Z18
+	VBROADCASTF64X4 (R11)(AX*1), Z19
+	VFMADD231PS Z12, Z16, Z0
+	VFMADD231PS Z13, Z16, Z1
+	VFMADD231PS Z14, Z16, Z2
+	VFMADD231PS Z12, Z17, Z3
+	VFMADD231PS Z13, Z17, Z4
+	VFMADD231PS Z14, Z17, Z5
+	VFMADD231PS Z12, Z18, Z6
+	VFMADD231PS Z13, Z18, Z7
+	VFMADD231PS Z14, Z18, Z8
+	VFMADD231PS Z12, Z19, Z9
+	VFMADD231PS Z13, Z19, Z10
+	VFMADD231PS Z14, Z19, Z11
+	ADDQ $32, AX
+	CMPQ AX, CX
+	JL   loop46
+
+	// The even tokens, from the low halves: token 2p's four sums are in
+	// Y(p), Y(3+p), Y(6+p), Y(9+p), summed as dot4x3FMA sums them.
+	SUMS4(Y0, Y3, Y6, Y9, 0(R8))
+	SUMS4(Y1, Y4, Y7, Y10, 32(R8))
+	SUMS4(Y2, Y5, Y8, Y11, 64(R8))
+	// The odd tokens, from the high halves brought down in place.
+	VEXTRACTF64X4 $1, Z0, Y0
+	VEXTRACTF64X4 $1, Z1, Y1
+	VEXTRACTF64X4 $1, Z2, Y2
+	VEXTRACTF64X4 $1, Z3, Y3
+	VEXTRACTF64X4 $1, Z4, Y4
+	VEXTRACTF64X4 $1, Z5, Y5
+	VEXTRACTF64X4 $1, Z6, Y6
+	VEXTRACTF64X4 $1, Z7, Y7
+	VEXTRACTF64X4 $1, Z8, Y8
+	VEXTRACTF64X4 $1, Z9, Y9
+	VEXTRACTF64X4 $1, Z10, Y10
+	VEXTRACTF64X4 $1, Z11, Y11
+	SUMS4(Y0, Y3, Y6, Y9, 16(R8))
+	SUMS4(Y1, Y4, Y7, Y10, 48(R8))
+	SUMS4(Y2, Y5, Y8, Y11, 80(R8))
+	VZEROUPPER
+	RET

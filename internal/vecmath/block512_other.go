@@ -1,0 +1,11 @@
+//go:build !amd64
+
+package vecmath
+
+// HasAVX512 is false: there are no kernels for this architecture.
+const HasAVX512 = false
+
+// Dot4x6 reports false: there is no 16-lane kernel here.
+func Dot4x6(w []float32, wstride int, xp []float32, n int, out *[24]float32) bool {
+	return false
+}

@@ -1,0 +1,100 @@
+package vecmath
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/recall-mem/recall"
+)
+
+// randomFloats returns n normal floats from a fixed seed.
+func randomFloats(seed uint64, n int) []float32 {
+	r := rand.New(rand.NewPCG(seed, uint64(n)))
+	out := make([]float32, n)
+	for i := range out {
+		out[i] = float32(r.NormFloat64())
+	}
+	return out
+}
+
+// Dot4x6 gives Dot4x3's sums bit for bit, for every length the kernels
+// take, rows and tokens starting off any alignment and strides longer
+// than the rows; and plain Go's within rounding.
+func TestDot4x6EqualsDot4x3(t *testing.T) {
+	if !HasAVX512 {
+		t.Skip("no AVX-512 kernel on this machine")
+	}
+	for _, n := range []int{8, 16, 24, 40, 64, 248, 256, 512, 1536} {
+		for _, skew := range []int{0, 1, 3} {
+			wstride, xstride := n+skew+8, n+2*skew
+			w := randomFloats(1, skew+3*wstride+n)[skew:]
+			x := randomFloats(2, skew+5*xstride+n)[skew:]
+			xp := make([]float32, skew+6*n)[skew:]
+			PairUp(xp, x, xstride, n, 3)
+			var got [24]float32
+			if !Dot4x6(w, wstride, xp, n, &got) {
+				t.Fatalf("n=%d: refused", n)
+			}
+			var want [12]float32
+			for half := range 2 {
+				if !Dot4x3(w, wstride, x[3*half*xstride:], xstride, n, &want) {
+					t.Fatalf("n=%d: Dot4x3 refused", n)
+				}
+				for c := range 3 {
+					for r := range 4 {
+						g, w8 := got[(3*half+c)*4+r], want[c*4+r]
+						if math.Float32bits(g) != math.Float32bits(w8) {
+							t.Errorf("n=%d skew=%d row %d token %d: %v, Dot4x3 %v", n, skew, r, 3*half+c, g, w8)
+						}
+						plain := recall.Dot(w[r*wstride:r*wstride+n], x[(3*half+c)*xstride:(3*half+c)*xstride+n])
+						if math.Abs(float64(g-plain)) > 1e-3*math.Sqrt(float64(n)) {
+							t.Errorf("n=%d row %d token %d: %v, plain Go %v", n, r, 3*half+c, g, plain)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// Lengths the kernel cannot take, and slices too short for four rows or
+// six tokens, are refused rather than read past.
+func TestDot4x6Refuses(t *testing.T) {
+	var out [24]float32
+	for _, c := range []struct {
+		n, wlen, xplen int
+	}{{0, 0, 0}, {12, 48, 72}, {33, 132, 198}, {16, 63, 96}, {16, 64, 95}} {
+		if Dot4x6(make([]float32, c.wlen), 16, make([]float32, c.xplen), c.n, &out) {
+			t.Errorf("n=%d, w %d, xp %d: accepted", c.n, c.wlen, c.xplen)
+		}
+	}
+}
+
+// PairUp interleaves two rows by eights, pair after pair.
+func TestPairUp(t *testing.T) {
+	const n, xstride = 16, 20
+	x := make([]float32, 3*xstride+n)
+	for i := range x {
+		x[i] = float32(i)
+	}
+	dst := make([]float32, 4*n+1)
+	dst[4*n] = -1
+	PairUp(dst, x, xstride, n, 2)
+	var want []float32
+	for p := range 2 {
+		a, b := x[2*p*xstride:], x[(2*p+1)*xstride:]
+		want = append(want, a[0:8]...)
+		want = append(want, b[0:8]...)
+		want = append(want, a[8:16]...)
+		want = append(want, b[8:16]...)
+	}
+	for i, v := range want {
+		if dst[i] != v {
+			t.Fatalf("dst[%d] = %v, want %v", i, dst[i], v)
+		}
+	}
+	if dst[4*n] != -1 {
+		t.Fatal("PairUp wrote past its pairs")
+	}
+}
