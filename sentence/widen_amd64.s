@@ -24,3 +24,39 @@ widenloop:
 	JL   widenloop
 	VZEROUPPER
 	RET
+
+// func widenAVX512(dst *float32, q *byte, n int, s float32)
+// widenAVX2 sixteen values to a register: the same conversion and the
+// same single rounding of the product, so the same bits.
+TEXT ·widenAVX512(SB), NOSPLIT, $0-28
+	MOVQ dst+0(FP), DI
+	MOVQ q+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS s+24(FP), Z0
+	XORQ AX, AX
+
+widen512loop:
+	VPMOVSXBD (SI)(AX*1), Z1
+	VCVTDQ2PS Z1, Z1
+	VMULPS Z0, Z1, Z1
+	VMOVUPS Z1, (DI)(AX*4)
+	ADDQ $16, AX
+	CMPQ AX, CX
+	JL   widen512loop
+	VZEROUPPER
+	RET
+
+// func prefetch(p *byte, n int)
+// Asks for the n bytes at p (n > 0) to be brought into the cache, a line
+// at a time, without waiting for them.
+TEXT ·prefetch(SB), NOSPLIT, $0-16
+	MOVQ p+0(FP), SI
+	MOVQ n+8(FP), CX
+	XORQ AX, AX
+
+prefetchloop:
+	PREFETCHT0 (SI)(AX*1)
+	ADDQ $64, AX
+	CMPQ AX, CX
+	JL   prefetchloop
+	RET

@@ -7,9 +7,21 @@ import (
 )
 
 // widen gives dequantise's values bit for bit at every length, the
-// kernel's blocks of sixteen and the tail after them alike, for scales
-// of every size.
+// kernels' blocks of sixteen and the tail after them alike, for scales
+// of every size, through each path the CPU has: AVX-512, AVX2, plain Go.
 func TestWidenMatchesDequantise(t *testing.T) {
+	avx2, avx512 := hasAVX2, hasAVX512
+	defer func() { hasAVX2, hasAVX512 = avx2, avx512 }()
+	for _, path := range []struct {
+		name         string
+		avx2, avx512 bool
+	}{{"AVX-512", avx2, avx512}, {"AVX2", avx2, false}, {"Go", false, false}} {
+		hasAVX2, hasAVX512 = path.avx2, path.avx512
+		t.Run(path.name, testWiden)
+	}
+}
+
+func testWiden(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for n := range 70 {
 		q := make([]byte, n)

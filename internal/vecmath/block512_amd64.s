@@ -86,3 +86,155 @@ loop46:
 	SUMS4(Y2, Y5, Y8, Y11, 80(R8))
 	VZEROUPPER
 	RET
+
+// func dot4x4Z(w *float32, wstride int, xp *float32, n int, out *[16]float32)
+// dot4x6Z for two pairs of tokens: Z(2r+p) accumulates w row r times
+// pair p.
+TEXT ·dot4x4Z(SB), NOSPLIT, $0-40
+	MOVQ w+0(FP), SI
+	MOVQ wstride+8(FP), DX
+	SHLQ $2, DX
+	MOVQ xp+16(FP), DI
+	MOVQ n+24(FP), CX
+	SHLQ $2, CX
+	MOVQ out+32(FP), R8
+	LEAQ (SI)(DX*1), R9
+	LEAQ (R9)(DX*1), R10
+	LEAQ (R10)(DX*1), R11
+	LEAQ (DI)(CX*2), R12
+	XORQ AX, AX
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+
+loop44:
+	VMOVUPS (DI)(AX*2), Z8
+	VMOVUPS (R12)(AX*2), Z9
+	VBROADCASTF64X4 (SI)(AX*1), Z16
+	VBROADCASTF64X4 (R9)(AX*1), Z17
+	VBROADCASTF64X4 (R10)(AX*1), Z18
+	VBROADCASTF64X4 (R11)(AX*1), Z19
+	VFMADD231PS Z8, Z16, Z0
+	VFMADD231PS Z9, Z16, Z1
+	VFMADD231PS Z8, Z17, Z2
+	VFMADD231PS Z9, Z17, Z3
+	VFMADD231PS Z8, Z18, Z4
+	VFMADD231PS Z9, Z18, Z5
+	VFMADD231PS Z8, Z19, Z6
+	VFMADD231PS Z9, Z19, Z7
+	ADDQ $32, AX
+	CMPQ AX, CX
+	JL   loop44
+
+	SUMS4(Y0, Y2, Y4, Y6, 0(R8))
+	SUMS4(Y1, Y3, Y5, Y7, 32(R8))
+	VEXTRACTF64X4 $1, Z0, Y0
+	VEXTRACTF64X4 $1, Z1, Y1
+	VEXTRACTF64X4 $1, Z2, Y2
+	VEXTRACTF64X4 $1, Z3, Y3
+	VEXTRACTF64X4 $1, Z4, Y4
+	VEXTRACTF64X4 $1, Z5, Y5
+	VEXTRACTF64X4 $1, Z6, Y6
+	VEXTRACTF64X4 $1, Z7, Y7
+	SUMS4(Y0, Y2, Y4, Y6, 16(R8))
+	SUMS4(Y1, Y3, Y5, Y7, 48(R8))
+	VZEROUPPER
+	RET
+
+// ROWB adds w row (two 16-lane loads at row+AX) times the 32 floats of a
+// token in xa and xb into the accumulators lo and hi: the four 8-lane
+// sums of dotFMA, two to a register.
+#define ROWB(row, xa, xb, lo, hi) \
+	VFMADD231PS (row)(AX*1), xa, lo \
+	VFMADD231PS 64(row)(AX*1), xb, hi
+
+// func dot4x2B(w *float32, wstride int, x0, x1 *float32, n int, acc *[16][16]float32)
+// The sums of dotFMA (four 8-lane accumulators over blocks of 32) for
+// four rows of w and one or two tokens (x1 nil for one), left unreduced:
+// acc[4r+2c] holds row r, token c's first two accumulators, acc[4r+2c+1]
+// the other two. n is a multiple of 32.
+TEXT ·dot4x2B(SB), NOSPLIT, $0-48
+	MOVQ w+0(FP), SI
+	MOVQ wstride+8(FP), DX
+	SHLQ $2, DX
+	MOVQ x0+16(FP), DI
+	MOVQ x1+24(FP), R12
+	MOVQ n+32(FP), CX
+	SHLQ $2, CX
+	MOVQ acc+40(FP), R8
+	LEAQ (SI)(DX*1), R9
+	LEAQ (R9)(DX*1), R10
+	LEAQ (R10)(DX*1), R11
+	XORQ AX, AX
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+	VPXORD Z10, Z10, Z10
+	VPXORD Z11, Z11, Z11
+	VPXORD Z12, Z12, Z12
+	VPXORD Z13, Z13, Z13
+	VPXORD Z14, Z14, Z14
+	VPXORD Z15, Z15, Z15
+	TESTQ R12, R12
+	JZ    loopB1
+
+loopB2:
+	VMOVUPS (DI)(AX*1), Z16
+	VMOVUPS 64(DI)(AX*1), Z17
+	VMOVUPS (R12)(AX*1), Z18
+	VMOVUPS 64(R12)(AX*1), Z19
+	ROWB(SI, Z16, Z17, Z0, Z1)
+	ROWB(SI, Z18, Z19, Z2, Z3)
+	ROWB(R9, Z16, Z17, Z4, Z5)
+	ROWB(R9, Z18, Z19, Z6, Z7)
+	ROWB(R10, Z16, Z17, Z8, Z9)
+	ROWB(R10, Z18, Z19, Z10, Z11)
+	ROWB(R11, Z16, Z17, Z12, Z13)
+	ROWB(R11, Z18, Z19, Z14, Z15)
+	ADDQ $128, AX
+	CMPQ AX, CX
+	JL   loopB2
+	JMP  storeB
+
+loopB1:
+	VMOVUPS (DI)(AX*1), Z16
+	VMOVUPS 64(DI)(AX*1), Z17
+	ROWB(SI, Z16, Z17, Z0, Z1)
+	ROWB(R9, Z16, Z17, Z4, Z5)
+	ROWB(R10, Z16, Z17, Z8, Z9)
+	ROWB(R11, Z16, Z17, Z12, Z13)
+	ADDQ $128, AX
+	CMPQ AX, CX
+	JL   loopB1
+
+storeB:
+	VMOVUPS Z0, 0(R8)
+	VMOVUPS Z1, 64(R8)
+	VMOVUPS Z2, 128(R8)
+	VMOVUPS Z3, 192(R8)
+	VMOVUPS Z4, 256(R8)
+	VMOVUPS Z5, 320(R8)
+	VMOVUPS Z6, 384(R8)
+	VMOVUPS Z7, 448(R8)
+	VMOVUPS Z8, 512(R8)
+	VMOVUPS Z9, 576(R8)
+	VMOVUPS Z10, 640(R8)
+	VMOVUPS Z11, 704(R8)
+	VMOVUPS Z12, 768(R8)
+	VMOVUPS Z13, 832(R8)
+	VMOVUPS Z14, 896(R8)
+	VMOVUPS Z15, 960(R8)
+	VZEROUPPER
+	RET

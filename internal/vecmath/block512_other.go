@@ -9,3 +9,13 @@ const HasAVX512 = false
 func Dot4x6(w []float32, wstride int, xp []float32, n int, out *[24]float32) bool {
 	return false
 }
+
+// Dot4x4 reports false: there is no 16-lane kernel here.
+func Dot4x4(w []float32, wstride int, xp []float32, n int, out *[16]float32) bool {
+	return false
+}
+
+// Dot4x2 reports false: there is no 16-lane kernel here.
+func Dot4x2(w []float32, wstride int, x [][]float32, n int, out *[8]float32) bool {
+	return false
+}
