@@ -39,7 +39,7 @@ func Dot4x4(w []float32, wstride int, xp []float32, n int, out *[16]float32) boo
 }
 
 //go:noescape
-func dot4x2B(w *float32, wstride int, x0, x1 *float32, n int, acc *[16][16]float32)
+func dot4x2B(w *float32, wstride int, x0, x1 *float32, n int, out *[8]float32)
 
 // Dot4x2 sets out[c*4+r] to Dot(x[c][:n], row r of w) bit for bit (four
 // rows wstride apart), for the one or two tokens of x, and reports
@@ -56,28 +56,10 @@ func Dot4x2(w []float32, wstride int, x [][]float32, n int, out *[8]float32) boo
 			return false
 		}
 	}
-	var acc [16][16]float32
 	var x1 *float32
 	if len(x) == 2 {
 		x1 = &x[1][0]
 	}
-	dot4x2B(&w[0], wstride, &x[0][0], x1, n, &acc)
-	for c := range x {
-		for r := range 4 {
-			out[c*4+r] = sum4x8(&acc[4*r+2*c], &acc[4*r+2*c+1])
-		}
-	}
+	dot4x2B(&w[0], wstride, &x[0][0], x1, n, out)
 	return true
-}
-
-// sum4x8 adds up the four 8-lane accumulators of dotFMA, held two to a
-// register (a: the first and second, b: the third and fourth), in the
-// order its SUM4 does: the accumulators pairwise, then the halves of the
-// lanes, then two rounds of neighbours.
-func sum4x8(a, b *[16]float32) float32 {
-	var f [4]float32
-	for i := range f {
-		f[i] = ((a[i] + a[8+i]) + (b[i] + b[8+i])) + ((a[4+i] + a[12+i]) + (b[4+i] + b[12+i]))
-	}
-	return (f[0] + f[1]) + (f[2] + f[3])
 }

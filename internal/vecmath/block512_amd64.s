@@ -153,11 +153,28 @@ loop44:
 	VFMADD231PS (row)(AX*1), xa, lo \
 	VFMADD231PS 64(row)(AX*1), xb, hi
 
-// func dot4x2B(w *float32, wstride int, x0, x1 *float32, n int, acc *[16][16]float32)
-// The sums of dotFMA (four 8-lane accumulators over blocks of 32) for
-// four rows of w and one or two tokens (x1 nil for one), left unreduced:
-// acc[4r+2c] holds row r, token c's first two accumulators, acc[4r+2c+1]
-// the other two. n is a multiple of 32.
+// SUMB reduces the accumulators lo (dotFMA's first two, one to a half)
+// and hi (the third and fourth) of one sum as SUM4 does, and stores it at
+// dst: the halves are added by swapping them (the low lanes then hold
+// first + second, and third + fourth), then the two, then SUM4's last
+// steps. It uses Z20 and X1 (whose register must be free).
+#define SUMB(lo, hi, ylo, xlo, dst) \
+	VSHUFF64X2 $0x4e, lo, lo, Z20 \
+	VADDPS Z20, lo, lo \
+	VSHUFF64X2 $0x4e, hi, hi, Z20 \
+	VADDPS Z20, hi, hi \
+	VADDPS hi, lo, lo \
+	VEXTRACTF128 $1, ylo, X1 \
+	VADDPS X1, xlo, xlo \
+	VHADDPS xlo, xlo, xlo \
+	VHADDPS xlo, xlo, xlo \
+	VMOVSS xlo, dst
+
+// func dot4x2B(w *float32, wstride int, x0, x1 *float32, n int, out *[8]float32)
+// out[4c+r] is dotFMA's sum (four 8-lane accumulators over blocks of 32,
+// reduced as SUM4 reduces them) of row r of w and token c, for one or two
+// tokens (x1 nil for one): Z(4r+2c) accumulates its first two
+// accumulators, Z(4r+2c+1) the other two. n is a multiple of 32.
 TEXT ·dot4x2B(SB), NOSPLIT, $0-48
 	MOVQ w+0(FP), SI
 	MOVQ wstride+8(FP), DX
@@ -166,7 +183,7 @@ TEXT ·dot4x2B(SB), NOSPLIT, $0-48
 	MOVQ x1+24(FP), R12
 	MOVQ n+32(FP), CX
 	SHLQ $2, CX
-	MOVQ acc+40(FP), R8
+	MOVQ out+40(FP), R8
 	LEAQ (SI)(DX*1), R9
 	LEAQ (R9)(DX*1), R10
 	LEAQ (R10)(DX*1), R11
@@ -220,21 +237,18 @@ loopB1:
 	JL   loopB1
 
 storeB:
-	VMOVUPS Z0, 0(R8)
-	VMOVUPS Z1, 64(R8)
-	VMOVUPS Z2, 128(R8)
-	VMOVUPS Z3, 192(R8)
-	VMOVUPS Z4, 256(R8)
-	VMOVUPS Z5, 320(R8)
-	VMOVUPS Z6, 384(R8)
-	VMOVUPS Z7, 448(R8)
-	VMOVUPS Z8, 512(R8)
-	VMOVUPS Z9, 576(R8)
-	VMOVUPS Z10, 640(R8)
-	VMOVUPS Z11, 704(R8)
-	VMOVUPS Z12, 768(R8)
-	VMOVUPS Z13, 832(R8)
-	VMOVUPS Z14, 896(R8)
-	VMOVUPS Z15, 960(R8)
+	// The first token's sums; the reduction of row 0's frees X1.
+	SUMB(Z0, Z1, Y0, X0, 0(R8))
+	SUMB(Z4, Z5, Y4, X4, 4(R8))
+	SUMB(Z8, Z9, Y8, X8, 8(R8))
+	SUMB(Z12, Z13, Y12, X12, 12(R8))
+	TESTQ R12, R12
+	JZ    doneB
+	SUMB(Z2, Z3, Y2, X2, 16(R8))
+	SUMB(Z6, Z7, Y6, X6, 20(R8))
+	SUMB(Z10, Z11, Y10, X10, 24(R8))
+	SUMB(Z14, Z15, Y14, X14, 28(R8))
+
+doneB:
 	VZEROUPPER
 	RET
