@@ -56,16 +56,26 @@ func (l *linear) weights(buf []float32, j, n int) []float32 {
 }
 
 // parallelWork is the multiply-adds above which a layer is split across
-// cores: below it, starting goroutines costs more than it saves.
-const parallelWork = 1 << 20
+// cores. A query's pass (up to some forty pieces) stays on one: split,
+// its goroutines and their wake-ups cost 10-15% more CPU, which a server
+// answering many requests at once pays in throughput, and in a hybrid
+// search the embedding runs beside the full-text search, which the
+// second core is for. Long texts (the background embedder's) still
+// split their larger layers.
+const parallelWork = 1 << 25
+
+// workers is how many goroutines apply runs over t rows.
+func (l *linear) workers(t int) int {
+	if t*l.in*l.out >= parallelWork {
+		return min(runtime.GOMAXPROCS(0), 8)
+	}
+	return 1
+}
 
 // apply writes x·W + b for t rows of x (t × in) into y (t × out); each
 // worker widens W's rows into room taken from ws.
 func (l *linear) apply(ws *workspace, y, x []float32, t int) {
-	workers := 1
-	if t*l.in*l.out >= parallelWork {
-		workers = min(runtime.GOMAXPROCS(0), 8)
-	}
+	workers := l.workers(t)
 	defer ws.release(ws.mark())
 	var room []float32
 	if l.wt == nil {
