@@ -127,7 +127,7 @@ func (l *linear) pairUp(ws *workspace, x []float32, t int) []float32 {
 // rowBlock widened rows when W is int8.
 func (l *linear) columns(y, x, pairs []float32, t, lo, hi int, buf []float32) {
 	in := l.in
-	var sums [24]float32
+	var sums [16]float32
 	three := t / 3 * 3
 	j := lo
 	for ; j+rowBlock <= hi; j += rowBlock {
@@ -139,10 +139,11 @@ func (l *linear) columns(y, x, pairs []float32, t, lo, hi int, buf []float32) {
 		}
 		i := 0
 		if pairs != nil {
-			for ; i+6 <= three && vecmath.Dot4x6(w, in, pairs[i*in:], in, &sums); i += 6 {
-				l.put(y, &sums, i, 6, j)
+			// Six tokens' outputs j..j+3, bias added, straight into y.
+			for i+6 <= three && vecmath.Dot4x6(w, in, pairs[i*in:], in, y[i*l.out+j:], l.out, l.b[j:j+4]) {
+				i += 6
 			}
-			if i < three && vecmath.Dot4x4(w, in, pairs[i*in:], in, (*[16]float32)(sums[:16])) {
+			if i < three && vecmath.Dot4x4(w, in, pairs[i*in:], in, &sums) {
 				l.put(y, &sums, i, 3, j)
 				i += 3
 			}
@@ -176,7 +177,7 @@ func (l *linear) columns(y, x, pairs []float32, t, lo, hi int, buf []float32) {
 
 // put writes the sums of n tokens from token i (four per token, for the
 // outputs j..j+3, as the kernels leave them) plus the bias into y.
-func (l *linear) put(y []float32, sums *[24]float32, i, n, j int) {
+func (l *linear) put(y []float32, sums *[16]float32, i, n, j int) {
 	b := l.b[j : j+4 : j+4]
 	for c := range n {
 		dst := y[(i+c)*l.out+j : (i+c)*l.out+j+4 : (i+c)*l.out+j+4]

@@ -8,19 +8,20 @@ import "golang.org/x/sys/cpu"
 var HasAVX512 = HasFMA && cpu.X86.HasAVX512F
 
 //go:noescape
-func dot4x6Z(w *float32, wstride int, xp *float32, n int, out *[24]float32)
+func dot4x6Z(w *float32, wstride int, xp *float32, n int, y *float32, ystride int, b *float32)
 
-// Dot4x6 sets out[c*4+r] to the inner product of row r of w (four rows,
-// wstride apart) with token c of six, n floats of each, and reports
-// whether it could: it needs the AVX-512 kernel and n a multiple of 8.
-// The tokens come as three pairs packed by PairUp (xp holds 6·n floats).
-// Each sum is made as Dot4x3 makes it, bit for bit, sixteen lanes at a
-// time instead of eight.
-func Dot4x6(w []float32, wstride int, xp []float32, n int, out *[24]float32) bool {
-	if !HasAVX512 || n == 0 || n%8 != 0 || len(w) < 3*wstride+n || len(xp) < 6*n {
+// Dot4x6 sets y[c*ystride+r] to b[r] plus the inner product of row r of
+// w (four rows, wstride apart) with token c of six, n floats of each, and
+// reports whether it could: it needs the AVX-512 kernel and n a multiple
+// of 8. The tokens come as three pairs packed by PairUp (xp holds 6·n
+// floats). Each sum is made as Dot4x3 makes it, bit for bit, sixteen
+// lanes at a time instead of eight, and goes straight to its row of y: a
+// layer's outputs four at a time.
+func Dot4x6(w []float32, wstride int, xp []float32, n int, y []float32, ystride int, b []float32) bool {
+	if !HasAVX512 || n == 0 || n%8 != 0 || len(w) < 3*wstride+n || len(xp) < 6*n || len(y) < 5*ystride+4 || len(b) < 4 {
 		return false
 	}
-	dot4x6Z(&w[0], wstride, &xp[0], n, out)
+	dot4x6Z(&w[0], wstride, &xp[0], n, &y[0], ystride, &b[0])
 	return true
 }
 

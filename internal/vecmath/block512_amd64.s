@@ -7,19 +7,19 @@
 // at the end and summed as SUMS4 sums, give the 8-lane kernel's results
 // bit for bit, at twice the products per instruction.
 
-// func dot4x6Z(w *float32, wstride int, xp *float32, n int, out *[24]float32)
+// func dot4x6Z(w *float32, wstride int, xp *float32, n int, y *float32, ystride int, b *float32)
 // Z(3r+p) accumulates w row r times pair p of tokens (token 2p in the low
 // half, 2p+1 in the high half); the pairs are packed eight floats of one
 // token, then eight of the other (PairUp), so that one load brings both,
 // and each eight floats of a w row are loaded once into both halves.
-TEXT ·dot4x6Z(SB), NOSPLIT, $0-40
+// Token c's four sums plus b[0:4] go to y+c·ystride.
+TEXT ·dot4x6Z(SB), NOSPLIT, $0-56
 	MOVQ w+0(FP), SI
 	MOVQ wstride+8(FP), DX
 	SHLQ $2, DX
 	MOVQ xp+16(FP), DI
 	MOVQ n+24(FP), CX
 	SHLQ $2, CX
-	MOVQ out+32(FP), R8
 	LEAQ (SI)(DX*1), R9
 	LEAQ (R9)(DX*1), R10
 	LEAQ (R10)(DX*1), R11
@@ -63,11 +63,20 @@ loop46:
 	CMPQ AX, CX
 	JL   loop46
 
+	// Tokens 0, 2 and 4 go to R8, R12 and R13; 1, 3 and 5 a row further.
+	MOVQ y+32(FP), R8
+	MOVQ ystride+40(FP), DX
+	SHLQ $2, DX
+	LEAQ (R8)(DX*2), R12
+	LEAQ (R12)(DX*2), R13
+	MOVQ b+48(FP), BX
+	VMOVUPS (BX), X15
+
 	// The even tokens, from the low halves: token 2p's four sums are in
 	// Y(p), Y(3+p), Y(6+p), Y(9+p), summed as dot4x3FMA sums them.
-	SUMS4(Y0, Y3, Y6, Y9, 0(R8))
-	SUMS4(Y1, Y4, Y7, Y10, 32(R8))
-	SUMS4(Y2, Y5, Y8, Y11, 64(R8))
+	SUMS4B(Y0, Y3, Y6, Y9, (R8))
+	SUMS4B(Y1, Y4, Y7, Y10, (R12))
+	SUMS4B(Y2, Y5, Y8, Y11, (R13))
 	// The odd tokens, from the high halves brought down in place.
 	VEXTRACTF64X4 $1, Z0, Y0
 	VEXTRACTF64X4 $1, Z1, Y1
@@ -81,9 +90,9 @@ loop46:
 	VEXTRACTF64X4 $1, Z9, Y9
 	VEXTRACTF64X4 $1, Z10, Y10
 	VEXTRACTF64X4 $1, Z11, Y11
-	SUMS4(Y0, Y3, Y6, Y9, 16(R8))
-	SUMS4(Y1, Y4, Y7, Y10, 48(R8))
-	SUMS4(Y2, Y5, Y8, Y11, 80(R8))
+	SUMS4B(Y0, Y3, Y6, Y9, (R8)(DX*1))
+	SUMS4B(Y1, Y4, Y7, Y10, (R12)(DX*1))
+	SUMS4B(Y2, Y5, Y8, Y11, (R13)(DX*1))
 	VZEROUPPER
 	RET
 

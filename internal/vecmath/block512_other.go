@@ -6,7 +6,7 @@ package vecmath
 const HasAVX512 = false
 
 // Dot4x6 reports false: there is no 16-lane kernel here.
-func Dot4x6(w []float32, wstride int, xp []float32, n int, out *[24]float32) bool {
+func Dot4x6(w []float32, wstride int, xp []float32, n int, y []float32, ystride int, b []float32) bool {
 	return false
 }
 

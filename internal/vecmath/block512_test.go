@@ -18,22 +18,27 @@ func randomFloats(seed uint64, n int) []float32 {
 	return out
 }
 
-// Dot4x6 gives Dot4x3's sums bit for bit, for every length the kernels
-// take, rows and tokens starting off any alignment and strides longer
-// than the rows; and plain Go's within rounding.
+// Dot4x6 gives Dot4x3's sums plus the bias bit for bit, for every length
+// the kernels take, rows and tokens starting off any alignment, strides
+// longer than the rows, and writes nothing else of y; and plain Go's
+// within rounding.
 func TestDot4x6EqualsDot4x3(t *testing.T) {
 	if !HasAVX512 {
 		t.Skip("no AVX-512 kernel on this machine")
 	}
+	bias := []float32{0.5, -1.25, 3, 0}
 	for _, n := range []int{8, 16, 24, 40, 64, 248, 256, 512, 1536} {
 		for _, skew := range []int{0, 1, 3} {
-			wstride, xstride := n+skew+8, n+2*skew
+			wstride, xstride, ystride := n+skew+8, n+2*skew, 4+skew+3
 			w := randomFloats(1, skew+3*wstride+n)[skew:]
 			x := randomFloats(2, skew+5*xstride+n)[skew:]
 			xp := make([]float32, skew+6*n)[skew:]
 			PairUp(xp, x, xstride, n, 6)
-			var got [24]float32
-			if !Dot4x6(w, wstride, xp, n, &got) {
+			y := make([]float32, skew+6*ystride)[skew:]
+			for i := range y {
+				y[i] = 42
+			}
+			if !Dot4x6(w, wstride, xp, n, y, ystride, bias) {
 				t.Fatalf("n=%d: refused", n)
 			}
 			var want [12]float32
@@ -42,14 +47,20 @@ func TestDot4x6EqualsDot4x3(t *testing.T) {
 					t.Fatalf("n=%d: Dot4x3 refused", n)
 				}
 				for c := range 3 {
+					row := y[(3*half+c)*ystride:]
 					for r := range 4 {
-						g, w8 := got[(3*half+c)*4+r], want[c*4+r]
+						g, w8 := row[r], want[c*4+r]+bias[r]
 						if math.Float32bits(g) != math.Float32bits(w8) {
 							t.Errorf("n=%d skew=%d row %d token %d: %v, Dot4x3 %v", n, skew, r, 3*half+c, g, w8)
 						}
-						plain := recall.Dot(w[r*wstride:r*wstride+n], x[(3*half+c)*xstride:(3*half+c)*xstride+n])
+						plain := recall.Dot(w[r*wstride:r*wstride+n], x[(3*half+c)*xstride:(3*half+c)*xstride+n]) + bias[r]
 						if math.Abs(float64(g-plain)) > 1e-3*math.Sqrt(float64(n)) {
 							t.Errorf("n=%d row %d token %d: %v, plain Go %v", n, r, 3*half+c, g, plain)
+						}
+					}
+					for i := 4; i < ystride; i++ {
+						if row[i] != 42 {
+							t.Fatalf("n=%d: y[%d] of token %d's row written", n, i, 3*half+c)
 						}
 					}
 				}
@@ -58,15 +69,15 @@ func TestDot4x6EqualsDot4x3(t *testing.T) {
 	}
 }
 
-// Lengths the kernel cannot take, and slices too short for four rows or
-// six tokens, are refused rather than read past.
+// Lengths the kernel cannot take, and slices too short for four rows, six
+// tokens, six rows of output or four biases, are refused rather than
+// read or written past.
 func TestDot4x6Refuses(t *testing.T) {
-	var out [24]float32
 	for _, c := range []struct {
-		n, wlen, xplen int
-	}{{0, 0, 0}, {12, 48, 72}, {33, 132, 198}, {16, 63, 96}, {16, 64, 95}} {
-		if Dot4x6(make([]float32, c.wlen), 16, make([]float32, c.xplen), c.n, &out) {
-			t.Errorf("n=%d, w %d, xp %d: accepted", c.n, c.wlen, c.xplen)
+		n, wlen, xplen, ylen, blen int
+	}{{0, 0, 0, 24, 4}, {12, 48, 72, 24, 4}, {33, 132, 198, 24, 4}, {16, 63, 96, 24, 4}, {16, 64, 95, 24, 4}, {16, 64, 96, 23, 4}, {16, 64, 96, 24, 3}} {
+		if Dot4x6(make([]float32, c.wlen), 16, make([]float32, c.xplen), c.n, make([]float32, c.ylen), 4, make([]float32, c.blen)) {
+			t.Errorf("%+v: accepted", c)
 		}
 	}
 }
