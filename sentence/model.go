@@ -22,6 +22,7 @@ const (
 type Model struct {
 	emb        table     // vocab × 256
 	timescales []float32 // 128
+	timing     timing    // the signal of timescales, per position
 	res0       linear    // 256 → 512, the first layer's residual
 	layers     [2]layer
 	hidden     linear // 512 → 512, tanh
@@ -94,7 +95,7 @@ func (m *Model) Forward(ids []int) []float32 {
 	defer ws.done()
 	width, rows := m.emb.cols, m.emb.rows
 	x := ws.take(t * width)
-	half := len(m.timescales)
+	sig := m.timing.rows(t, m.timescales)
 	for p, id := range ids {
 		if id < 0 || id >= rows {
 			id = unknownID
@@ -103,10 +104,9 @@ func (m *Model) Forward(ids []int) []float32 {
 		// the embedding once more: the stream starts at 2·emb + timing.
 		row := x[p*width : (p+1)*width]
 		m.emb.twice(row, id)
-		for i, ts := range m.timescales {
-			a := float64(float32(p) * ts)
-			row[i] += float32(math.Sin(a))
-			row[half+i] += float32(math.Cos(a))
+		n := 2 * len(m.timescales)
+		for i, v := range sig[p*n : (p+1)*n] {
+			row[i] += v
 		}
 	}
 	// Layer 0 widens the stream: its residual is a projection of x.
