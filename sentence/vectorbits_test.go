@@ -14,9 +14,9 @@ import (
 	"github.com/recall-mem/recall/internal/vecmath"
 )
 
-// vectorBitsFile holds, per text of bitsTexts, a digest of the exact bits
-// of its vector as the FMA kernels made it before the 16-lane ones came.
-const vectorBitsFile = "testdata/vector_bits.txt"
+// vectorBitsFile (one per GOAMD64 level that rounds differently) holds,
+// per text of bitsTexts, a digest of the exact bits of its vector as the
+// FMA kernels made it before the 16-lane ones came.
 
 // bitsTexts returns the reference sentences and texts of every length
 // from 1 to 70 pieces and one past maxTokens, so that every count of
@@ -54,7 +54,8 @@ func vectorDigest(v []float32) string {
 // without the 16-lane ones (stored vectors and query vectors must not
 // drift apart when a faster kernel runs). The digests hold for amd64 with
 // FMA, where they were made; elsewhere other kernels sum in another
-// order. `go test ./sentence -run TestVectorBits -update` rewrites them.
+// order. `go test ./sentence -run TestVectorBits -update` rewrites the
+// build's file.
 func TestVectorBitsUnchanged(t *testing.T) {
 	if runtime.GOARCH != "amd64" || !vecmath.HasFMA {
 		t.Skip("the digests are of the amd64 FMA kernels' vectors")
