@@ -17,37 +17,30 @@ func TestTimingConcurrentMatchesDirect(t *testing.T) {
 	ts := e.model.timescales
 	half := len(ts)
 	var s timing
+	lengths := make([]int, 16)
+	got := make([][]float32, len(lengths))
 	var wg sync.WaitGroup
-	errs := make(chan string, 16)
-	for g := range 16 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			n := 1 + (g*37)%maxTokens
-			sig := s.rows(n, ts)
-			if len(sig) != n*2*half {
-				errs <- "wrong length"
-				return
-			}
-			for p := range n {
-				for i, scale := range ts {
-					a := float64(float32(p) * scale)
-					if sig[p*2*half+i] != float32(math.Sin(a)) || sig[p*2*half+half+i] != float32(math.Cos(a)) {
-						errs <- "a value differs from sin or cos of its angle"
-						return
-					}
-				}
-			}
-		}()
+	for g := range lengths {
+		lengths[g] = 1 + (g*37)%maxTokens
+		wg.Go(func() { got[g] = s.rows(lengths[g], ts) })
 	}
 	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
+	for g, n := range lengths {
+		if len(got[g]) != n*2*half {
+			t.Fatalf("%d positions: %d values", n, len(got[g]))
+		}
+		for p := range n {
+			for i, scale := range ts {
+				a := float64(float32(p) * scale)
+				if got[g][p*2*half+i] != float32(math.Sin(a)) || got[g][p*2*half+half+i] != float32(math.Cos(a)) {
+					t.Fatalf("position %d, timescale %d: not sin and cos of its angle", p, i)
+				}
+			}
+		}
 	}
 	longest := 0
-	for g := range 16 {
-		longest = max(longest, 1+(g*37)%maxTokens)
+	for _, n := range lengths {
+		longest = max(longest, n)
 	}
 	if got := s.ready.Load(); got != int64(longest) {
 		t.Fatalf("%d positions filled, want the longest pass's %d", got, longest)

@@ -1,14 +1,19 @@
 #include "textflag.h"
 
+// WIDENARGS loads widen's arguments: dst in DI, q in SI, n in CX, the
+// scale broadcast to every lane of scale; AX (the offset) is zero.
+#define WIDENARGS(scale) \
+	MOVQ dst+0(FP), DI \
+	MOVQ q+8(FP), SI \
+	MOVQ n+16(FP), CX \
+	VBROADCASTSS s+24(FP), scale \
+	XORQ AX, AX
+
 // func widenAVX2(dst *float32, q *byte, n int, s float32)
 // dst[:n] = float32(int8(q[:n]))·s, n a multiple of 16: sign-extend eight
 // bytes to int32, convert (exact for int8), multiply once.
 TEXT ·widenAVX2(SB), NOSPLIT, $0-28
-	MOVQ dst+0(FP), DI
-	MOVQ q+8(FP), SI
-	MOVQ n+16(FP), CX
-	VBROADCASTSS s+24(FP), Y0
-	XORQ AX, AX
+	WIDENARGS(Y0)
 
 widenloop:
 	VPMOVSXBD (SI)(AX*1), Y1
@@ -29,11 +34,7 @@ widenloop:
 // widenAVX2 sixteen values to a register: the same conversion and the
 // same single rounding of the product, so the same bits.
 TEXT ·widenAVX512(SB), NOSPLIT, $0-28
-	MOVQ dst+0(FP), DI
-	MOVQ q+8(FP), SI
-	MOVQ n+16(FP), CX
-	VBROADCASTSS s+24(FP), Z0
-	XORQ AX, AX
+	WIDENARGS(Z0)
 
 widen512loop:
 	VPMOVSXBD (SI)(AX*1), Z1

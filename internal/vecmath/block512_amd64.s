@@ -1,5 +1,24 @@
 #include "textflag.h"
-#include "sums_amd64.h"
+#include "kernels_amd64.h"
+
+// BCAST4 broadcasts the eight floats at AX of each of w's four rows to
+// both halves of Z16-Z19.
+#define BCAST4 \
+	VBROADCASTF64X4 (SI)(AX*1), Z16 \
+	VBROADCASTF64X4 (R9)(AX*1), Z17 \
+	VBROADCASTF64X4 (R10)(AX*1), Z18 \
+	VBROADCASTF64X4 (R11)(AX*1), Z19
+
+// PAIRS3 adds w row times the three pairs in Z12-Z14 into a, b and c.
+#define PAIRS3(w, a, b, c) \
+	VFMADD231PS Z12, w, a \
+	VFMADD231PS Z13, w, b \
+	VFMADD231PS Z14, w, c
+
+// PAIRS2 adds w row times the two pairs in Z8 and Z9 into a and b.
+#define PAIRS2(w, a, b) \
+	VFMADD231PS Z8, w, a \
+	VFMADD231PS Z9, w, b
 
 // The AVX-512 kernels keep two 8-lane sums in each 16-lane register, one
 // per half, and add into every lane what the 8-lane kernel of
@@ -14,59 +33,32 @@
 // and each eight floats of a w row are loaded once into both halves.
 // Token c's four sums plus b[0:4] go to y+c·ystride.
 TEXT ·dot4x6Z(SB), NOSPLIT, $0-56
-	MOVQ w+0(FP), SI
-	MOVQ wstride+8(FP), DX
-	SHLQ $2, DX
+	WROWS4
 	MOVQ xp+16(FP), DI
-	MOVQ n+24(FP), CX
-	SHLQ $2, CX
-	LEAQ (SI)(DX*1), R9
-	LEAQ (R9)(DX*1), R10
-	LEAQ (R10)(DX*1), R11
+	FLOATS(n+24(FP), CX)
 	LEAQ (DI)(CX*2), R12
 	LEAQ (R12)(CX*2), R13
 	XORQ AX, AX
-	VPXORD Z0, Z0, Z0
-	VPXORD Z1, Z1, Z1
-	VPXORD Z2, Z2, Z2
-	VPXORD Z3, Z3, Z3
-	VPXORD Z4, Z4, Z4
-	VPXORD Z5, Z5, Z5
-	VPXORD Z6, Z6, Z6
-	VPXORD Z7, Z7, Z7
-	VPXORD Z8, Z8, Z8
-	VPXORD Z9, Z9, Z9
-	VPXORD Z10, Z10, Z10
-	VPXORD Z11, Z11, Z11
+	ZEROZ4(Z0, Z1, Z2, Z3)
+	ZEROZ4(Z4, Z5, Z6, Z7)
+	ZEROZ4(Z8, Z9, Z10, Z11)
 
 loop46:
 	VMOVUPS (DI)(AX*2), Z12
 	VMOVUPS (R12)(AX*2), Z13
 	VMOVUPS (R13)(AX*2), Z14
-	VBROADCASTF64X4 (SI)(AX*1), Z16
-	VBROADCASTF64X4 (R9)(AX*1), Z17
-	VBROADCASTF64X4 (R10)(AX*1), Z18
-	VBROADCASTF64X4 (R11)(AX*1), Z19
-	VFMADD231PS Z12, Z16, Z0
-	VFMADD231PS Z13, Z16, Z1
-	VFMADD231PS Z14, Z16, Z2
-	VFMADD231PS Z12, Z17, Z3
-	VFMADD231PS Z13, Z17, Z4
-	VFMADD231PS Z14, Z17, Z5
-	VFMADD231PS Z12, Z18, Z6
-	VFMADD231PS Z13, Z18, Z7
-	VFMADD231PS Z14, Z18, Z8
-	VFMADD231PS Z12, Z19, Z9
-	VFMADD231PS Z13, Z19, Z10
-	VFMADD231PS Z14, Z19, Z11
+	BCAST4
+	PAIRS3(Z16, Z0, Z1, Z2)
+	PAIRS3(Z17, Z3, Z4, Z5)
+	PAIRS3(Z18, Z6, Z7, Z8)
+	PAIRS3(Z19, Z9, Z10, Z11)
 	ADDQ $32, AX
 	CMPQ AX, CX
 	JL   loop46
 
 	// Tokens 0, 2 and 4 go to R8, R12 and R13; 1, 3 and 5 a row further.
 	MOVQ y+32(FP), R8
-	MOVQ ystride+40(FP), DX
-	SHLQ $2, DX
+	FLOATS(ystride+40(FP), DX)
 	LEAQ (R8)(DX*2), R12
 	LEAQ (R12)(DX*2), R13
 	MOVQ b+48(FP), BX
@@ -78,18 +70,9 @@ loop46:
 	SUMS4B(Y1, Y4, Y7, Y10, (R12))
 	SUMS4B(Y2, Y5, Y8, Y11, (R13))
 	// The odd tokens, from the high halves brought down in place.
-	VEXTRACTF64X4 $1, Z0, Y0
-	VEXTRACTF64X4 $1, Z1, Y1
-	VEXTRACTF64X4 $1, Z2, Y2
-	VEXTRACTF64X4 $1, Z3, Y3
-	VEXTRACTF64X4 $1, Z4, Y4
-	VEXTRACTF64X4 $1, Z5, Y5
-	VEXTRACTF64X4 $1, Z6, Y6
-	VEXTRACTF64X4 $1, Z7, Y7
-	VEXTRACTF64X4 $1, Z8, Y8
-	VEXTRACTF64X4 $1, Z9, Y9
-	VEXTRACTF64X4 $1, Z10, Y10
-	VEXTRACTF64X4 $1, Z11, Y11
+	LOWER4(Z0, Y0, Z1, Y1, Z2, Y2, Z3, Y3)
+	LOWER4(Z4, Y4, Z5, Y5, Z6, Y6, Z7, Y7)
+	LOWER4(Z8, Y8, Z9, Y9, Z10, Y10, Z11, Y11)
 	SUMS4B(Y0, Y3, Y6, Y9, (R8)(DX*1))
 	SUMS4B(Y1, Y4, Y7, Y10, (R12)(DX*1))
 	SUMS4B(Y2, Y5, Y8, Y11, (R13)(DX*1))
@@ -100,56 +83,31 @@ loop46:
 // dot4x6Z for two pairs of tokens: Z(2r+p) accumulates w row r times
 // pair p.
 TEXT ·dot4x4Z(SB), NOSPLIT, $0-40
-	MOVQ w+0(FP), SI
-	MOVQ wstride+8(FP), DX
-	SHLQ $2, DX
+	WROWS4
 	MOVQ xp+16(FP), DI
-	MOVQ n+24(FP), CX
-	SHLQ $2, CX
+	FLOATS(n+24(FP), CX)
 	MOVQ out+32(FP), R8
-	LEAQ (SI)(DX*1), R9
-	LEAQ (R9)(DX*1), R10
-	LEAQ (R10)(DX*1), R11
 	LEAQ (DI)(CX*2), R12
 	XORQ AX, AX
-	VPXORD Z0, Z0, Z0
-	VPXORD Z1, Z1, Z1
-	VPXORD Z2, Z2, Z2
-	VPXORD Z3, Z3, Z3
-	VPXORD Z4, Z4, Z4
-	VPXORD Z5, Z5, Z5
-	VPXORD Z6, Z6, Z6
-	VPXORD Z7, Z7, Z7
+	ZEROZ4(Z0, Z1, Z2, Z3)
+	ZEROZ4(Z4, Z5, Z6, Z7)
 
 loop44:
 	VMOVUPS (DI)(AX*2), Z8
 	VMOVUPS (R12)(AX*2), Z9
-	VBROADCASTF64X4 (SI)(AX*1), Z16
-	VBROADCASTF64X4 (R9)(AX*1), Z17
-	VBROADCASTF64X4 (R10)(AX*1), Z18
-	VBROADCASTF64X4 (R11)(AX*1), Z19
-	VFMADD231PS Z8, Z16, Z0
-	VFMADD231PS Z9, Z16, Z1
-	VFMADD231PS Z8, Z17, Z2
-	VFMADD231PS Z9, Z17, Z3
-	VFMADD231PS Z8, Z18, Z4
-	VFMADD231PS Z9, Z18, Z5
-	VFMADD231PS Z8, Z19, Z6
-	VFMADD231PS Z9, Z19, Z7
+	BCAST4
+	PAIRS2(Z16, Z0, Z1)
+	PAIRS2(Z17, Z2, Z3)
+	PAIRS2(Z18, Z4, Z5)
+	PAIRS2(Z19, Z6, Z7)
 	ADDQ $32, AX
 	CMPQ AX, CX
 	JL   loop44
 
 	SUMS4(Y0, Y2, Y4, Y6, 0(R8))
 	SUMS4(Y1, Y3, Y5, Y7, 32(R8))
-	VEXTRACTF64X4 $1, Z0, Y0
-	VEXTRACTF64X4 $1, Z1, Y1
-	VEXTRACTF64X4 $1, Z2, Y2
-	VEXTRACTF64X4 $1, Z3, Y3
-	VEXTRACTF64X4 $1, Z4, Y4
-	VEXTRACTF64X4 $1, Z5, Y5
-	VEXTRACTF64X4 $1, Z6, Y6
-	VEXTRACTF64X4 $1, Z7, Y7
+	LOWER4(Z0, Y0, Z1, Y1, Z2, Y2, Z3, Y3)
+	LOWER4(Z4, Y4, Z5, Y5, Z6, Y6, Z7, Y7)
 	SUMS4(Y0, Y2, Y4, Y6, 16(R8))
 	SUMS4(Y1, Y3, Y5, Y7, 48(R8))
 	VZEROUPPER
@@ -179,48 +137,40 @@ loop44:
 	VHADDPS xlo, xlo, xlo \
 	VMOVSS xlo, dst
 
+// TOKENB loads 32 floats of a token at x+AX into za and zb.
+#define TOKENB(x, za, zb) \
+	VMOVUPS (x)(AX*1), za \
+	VMOVUPS 64(x)(AX*1), zb
+
+// NEXTB steps AX to the next 32 floats and goes back to loop while
+// there are more.
+#define NEXTB(loop) \
+	ADDQ $128, AX \
+	CMPQ AX, CX \
+	JL   loop
+
 // func dot4x2B(w *float32, wstride int, x0, x1 *float32, n int, out *[8]float32)
 // out[4c+r] is dotFMA's sum (four 8-lane accumulators over blocks of 32,
 // reduced as SUM4 reduces them) of row r of w and token c, for one or two
 // tokens (x1 nil for one): Z(4r+2c) accumulates its first two
 // accumulators, Z(4r+2c+1) the other two. n is a multiple of 32.
 TEXT ·dot4x2B(SB), NOSPLIT, $0-48
-	MOVQ w+0(FP), SI
-	MOVQ wstride+8(FP), DX
-	SHLQ $2, DX
+	WROWS4
 	MOVQ x0+16(FP), DI
 	MOVQ x1+24(FP), R12
-	MOVQ n+32(FP), CX
-	SHLQ $2, CX
+	FLOATS(n+32(FP), CX)
 	MOVQ out+40(FP), R8
-	LEAQ (SI)(DX*1), R9
-	LEAQ (R9)(DX*1), R10
-	LEAQ (R10)(DX*1), R11
 	XORQ AX, AX
-	VPXORD Z0, Z0, Z0
-	VPXORD Z1, Z1, Z1
-	VPXORD Z2, Z2, Z2
-	VPXORD Z3, Z3, Z3
-	VPXORD Z4, Z4, Z4
-	VPXORD Z5, Z5, Z5
-	VPXORD Z6, Z6, Z6
-	VPXORD Z7, Z7, Z7
-	VPXORD Z8, Z8, Z8
-	VPXORD Z9, Z9, Z9
-	VPXORD Z10, Z10, Z10
-	VPXORD Z11, Z11, Z11
-	VPXORD Z12, Z12, Z12
-	VPXORD Z13, Z13, Z13
-	VPXORD Z14, Z14, Z14
-	VPXORD Z15, Z15, Z15
+	ZEROZ4(Z0, Z1, Z2, Z3)
+	ZEROZ4(Z4, Z5, Z6, Z7)
+	ZEROZ4(Z8, Z9, Z10, Z11)
+	ZEROZ4(Z12, Z13, Z14, Z15)
 	TESTQ R12, R12
 	JZ    loopB1
 
 loopB2:
-	VMOVUPS (DI)(AX*1), Z16
-	VMOVUPS 64(DI)(AX*1), Z17
-	VMOVUPS (R12)(AX*1), Z18
-	VMOVUPS 64(R12)(AX*1), Z19
+	TOKENB(DI, Z16, Z17)
+	TOKENB(R12, Z18, Z19)
 	ROWB(SI, Z16, Z17, Z0, Z1)
 	ROWB(SI, Z18, Z19, Z2, Z3)
 	ROWB(R9, Z16, Z17, Z4, Z5)
@@ -229,21 +179,16 @@ loopB2:
 	ROWB(R10, Z18, Z19, Z10, Z11)
 	ROWB(R11, Z16, Z17, Z12, Z13)
 	ROWB(R11, Z18, Z19, Z14, Z15)
-	ADDQ $128, AX
-	CMPQ AX, CX
-	JL   loopB2
+	NEXTB(loopB2)
 	JMP  storeB
 
 loopB1:
-	VMOVUPS (DI)(AX*1), Z16
-	VMOVUPS 64(DI)(AX*1), Z17
+	TOKENB(DI, Z16, Z17)
 	ROWB(SI, Z16, Z17, Z0, Z1)
 	ROWB(R9, Z16, Z17, Z4, Z5)
 	ROWB(R10, Z16, Z17, Z8, Z9)
 	ROWB(R11, Z16, Z17, Z12, Z13)
-	ADDQ $128, AX
-	CMPQ AX, CX
-	JL   loopB1
+	NEXTB(loopB1)
 
 storeB:
 	// The first token's sums; the reduction of row 0's frees X1.
