@@ -49,9 +49,7 @@ func (l *linear) weights(buf []float32, j, n int) []float32 {
 		return l.wt[j*in : (j+n)*in : (j+n)*in]
 	}
 	w := buf[: n*in : n*in]
-	for r := range n {
-		widen(w[r*in:(r+1)*in], l.q[(j+r)*in:(j+r+1)*in], l.scales[j+r])
-	}
+	widenRows(w, l.q[j*in:(j+n)*in], in, l.scales[j:j+n])
 	return w
 }
 

@@ -11,3 +11,11 @@ func widen(dst []float32, q []byte, s float32) { widenGo(dst, q, s) }
 
 // fetchAhead does nothing here: there is no prefetch instruction to ask.
 func fetchAhead(q []byte) {}
+
+// widenRows widens len(scales) consecutive rows of n values of q into
+// dst, row r with scales[r].
+func widenRows(dst []float32, q []byte, n int, scales []float32) {
+	for r, s := range scales {
+		widen(dst[r*n:(r+1)*n], q[r*n:(r+1)*n], s)
+	}
+}
