@@ -6,6 +6,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/recall-mem/recall/internal/synth"
 )
 
 // BenchmarkLoad decodes the embedded weights, as the first embedding in a
@@ -56,6 +58,44 @@ func BenchmarkQuery(b *testing.B) {
 	}
 	b.ReportMetric(float64(percentile(lat, 0.95).Microseconds())/1000, "p95-ms")
 	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+}
+
+// BenchmarkQuestions embeds the scale benchmark's first 200 questions
+// (the queries of TestSearchFigures in cmd/recall) one at a time, as
+// searches do: the short ones (under 12 pieces; 5 to 33 in all) and the
+// long ones (24 pieces or more) in turn, each reporting CPU per query.
+func BenchmarkQuestions(b *testing.B) {
+	e := Default()
+	corpus := synth.New(1, synth.DefaultVocab)
+	var short, long []string
+	for q := range 200 {
+		text, _ := corpus.Query(q, 100000)
+		ids, err := e.Tokens(text)
+		if err != nil {
+			b.Fatal(err)
+		}
+		switch {
+		case len(ids) < 12:
+			short = append(short, text)
+		case len(ids) >= 24:
+			long = append(long, text)
+		}
+	}
+	for _, set := range []struct {
+		name  string
+		texts []string
+	}{{"short", short}, {"long", long}} {
+		b.Run(set.name, func(b *testing.B) {
+			cpu0, i := cpuTime(), 0
+			for b.Loop() {
+				if _, err := e.Embed(context.Background(), set.texts[i%len(set.texts):i%len(set.texts)+1]); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+			b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+		})
+	}
 }
 
 // BenchmarkSentence40 embeds 40-piece sentences one after another, as the

@@ -22,6 +22,7 @@ const (
 type Model struct {
 	emb        table     // vocab × 256
 	timescales []float32 // 128
+	timing     timing    // the signal of timescales, per position
 	res0       linear    // 256 → 512, the first layer's residual
 	layers     [2]layer
 	hidden     linear // 512 → 512, tanh
@@ -94,7 +95,7 @@ func (m *Model) Forward(ids []int) []float32 {
 	defer ws.done()
 	width, rows := m.emb.cols, m.emb.rows
 	x := ws.take(t * width)
-	half := len(m.timescales)
+	sig := m.timing.rows(t, m.timescales)
 	for p, id := range ids {
 		if id < 0 || id >= rows {
 			id = unknownID
@@ -103,10 +104,9 @@ func (m *Model) Forward(ids []int) []float32 {
 		// the embedding once more: the stream starts at 2·emb + timing.
 		row := x[p*width : (p+1)*width]
 		m.emb.twice(row, id)
-		for i, ts := range m.timescales {
-			a := float64(float32(p) * ts)
-			row[i] += float32(math.Sin(a))
-			row[half+i] += float32(math.Cos(a))
+		n := 2 * len(m.timescales)
+		for i, v := range sig[p*n : (p+1)*n] {
+			row[i] += v
 		}
 	}
 	// Layer 0 widens the stream: its residual is a projection of x.
@@ -230,25 +230,67 @@ func attend(ctx, qkv, scores []float32, t, width int) {
 	}
 }
 
-// layerNorm normalises each row of x (rows of n) to zero mean and unit
-// variance, then scales and shifts it.
+// layerNorm normalises each row of x (rows of n, at most maxTokens) to
+// zero mean and unit variance, then scales and shifts it.
 func layerNorm(dst, x []float32, n int, scale, bias []float32) {
-	for r := 0; r+n <= len(x); r += n {
-		row := x[r : r+n]
-		var mean float32
-		for _, v := range row {
-			mean += v
-		}
-		mean /= float32(n)
-		var variance float32
-		for _, v := range row {
-			variance += (v - mean) * (v - mean)
-		}
-		variance /= float32(n)
-		inv := float32(1 / math.Sqrt(float64(variance+lnEpsilon)))
-		out := dst[r : r+n]
+	rows := len(x) / n
+	var mean, inv [maxTokens]float32
+	rowStats(mean[:rows], inv[:rows], x, n)
+	for r := range rows {
+		row, out := x[r*n:(r+1)*n], dst[r*n:(r+1)*n]
+		m, s := mean[r], inv[r]
 		for i, v := range row {
-			out[i] = (v-mean)*inv*scale[i] + bias[i]
+			out[i] = (v-m)*s*scale[i] + bias[i]
 		}
 	}
+}
+
+// rowStats sets mean[r] to the mean of row r of x (rows of n) and inv[r]
+// to the inverse of its standard deviation (epsilon added). Each row's
+// sums run left to right, one addition after another as a row alone
+// would have them; four rows go side by side, so that four additions are
+// under way at once instead of each waiting on the one before.
+func rowStats(mean, inv, x []float32, n int) {
+	r := 0
+	for ; r+4 <= len(mean); r += 4 {
+		a := x[r*n : (r+1)*n]
+		b, c, d := x[(r+1)*n : (r+2)*n][:len(a)], x[(r+2)*n : (r+3)*n][:len(a)], x[(r+3)*n : (r+4)*n][:len(a)]
+		var sa, sb, sc, sd float32
+		for i, v := range a {
+			sa += v
+			sb += b[i]
+			sc += c[i]
+			sd += d[i]
+		}
+		ma, mb, mc, md := sa/float32(n), sb/float32(n), sc/float32(n), sd/float32(n)
+		var va, vb, vc, vd float32
+		for i, v := range a {
+			va += (v - ma) * (v - ma)
+			vb += (b[i] - mb) * (b[i] - mb)
+			vc += (c[i] - mc) * (c[i] - mc)
+			vd += (d[i] - md) * (d[i] - md)
+		}
+		mean[r], mean[r+1], mean[r+2], mean[r+3] = ma, mb, mc, md
+		inv[r], inv[r+1], inv[r+2], inv[r+3] = invStd(va, n), invStd(vb, n), invStd(vc, n), invStd(vd, n)
+	}
+	for ; r < len(mean); r++ {
+		row := x[r*n : (r+1)*n]
+		var sum float32
+		for _, v := range row {
+			sum += v
+		}
+		m := sum / float32(n)
+		var variance float32
+		for _, v := range row {
+			variance += (v - m) * (v - m)
+		}
+		mean[r], inv[r] = m, invStd(variance, n)
+	}
+}
+
+// invStd is 1/sqrt(variance + epsilon) of n values whose squared
+// deviations sum to squares.
+func invStd(squares float32, n int) float32 {
+	variance := squares / float32(n)
+	return float32(1 / math.Sqrt(float64(variance+lnEpsilon)))
 }

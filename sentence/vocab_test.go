@@ -16,7 +16,7 @@ import (
 //go:embed model/vocab.json
 var vocabFile []byte
 
-var update = flag.Bool("update", false, "rewrite model/vocab.bin from model/vocab.json")
+var update = flag.Bool("update", false, "rewrite the generated files: model/vocab.bin from model/vocab.json, testdata/vector_bits.txt")
 
 // The embedded table is the one buildVocabTable makes from vocab.json,
 // and the tokenizer over it finds every piece the map does, with the same

@@ -112,3 +112,30 @@ func TestWorkspaceStack(t *testing.T) {
 		t.Fatal("first buffer not taken from the block")
 	}
 }
+
+// A query's pass runs on one goroutine in every layer (splitting it costs
+// CPU a busy server pays for), and a long text's splits its larger
+// layers where there are cores to split over.
+func TestQueryPassStaysOnOneCore(t *testing.T) {
+	e := Default()
+	if err := e.Load(); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range e.model.linears() {
+		if n := l.workers(40); n != 1 {
+			t.Errorf("%d → %d layer: a 40-piece query runs on %d goroutines, want 1", l.in, l.out, n)
+		}
+	}
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("one core: nothing to split over")
+	}
+	split := 0
+	for _, l := range e.model.linears() {
+		if l.workers(maxTokens) > 1 {
+			split++
+		}
+	}
+	if split == 0 {
+		t.Errorf("a text of %d pieces splits none of the layers", maxTokens)
+	}
+}

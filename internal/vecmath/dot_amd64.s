@@ -1,4 +1,5 @@
 #include "textflag.h"
+#include "kernels_amd64.h"
 
 // SUM4 adds the accumulators Y0-Y3 into the low float of X0, using X1.
 #define SUM4 \
@@ -89,32 +90,15 @@ done:
 	MOVSS X0, ret+24(FP)
 	RET
 
-// SUMS4 stores the horizontal sums of a, b, c and d side by side at dst,
-// using Y12 and Y13.
-#define SUMS4(a, b, c, d, dst) \
-	VHADDPS b, a, Y12 \
-	VHADDPS d, c, Y13 \
-	VHADDPS Y13, Y12, Y12 \
-	VEXTRACTF128 $1, Y12, X13 \
-	VADDPS X13, X12, X12 \
-	VMOVUPS X12, dst
-
 // func dot4x3FMA(w *float32, wstride int, x *float32, xstride, n int, out *[12]float32)
 // Y(3r+c) accumulates w row r · x row c, eight lanes at a time; the three
 // x rows stay in registers while each w row is loaded once.
 TEXT ·dot4x3FMA(SB), NOSPLIT, $0-48
-	MOVQ w+0(FP), SI
-	MOVQ wstride+8(FP), DX
-	SHLQ $2, DX
+	WROWS4
 	MOVQ x+16(FP), DI
-	MOVQ xstride+24(FP), BX
-	SHLQ $2, BX
-	MOVQ n+32(FP), CX
-	SHLQ $2, CX
+	FLOATS(xstride+24(FP), BX)
+	FLOATS(n+32(FP), CX)
 	MOVQ out+40(FP), R8
-	LEAQ (SI)(DX*1), R9
-	LEAQ (R9)(DX*1), R10
-	LEAQ (R10)(DX*1), R11
 	LEAQ (DI)(BX*1), R12
 	LEAQ (R12)(BX*1), R13
 	XORQ AX, AX
@@ -166,8 +150,7 @@ TEXT ·axpyFMA(SB), NOSPLIT, $0-32
 	VBROADCASTSS a+0(FP), Y0
 	MOVQ x+8(FP), SI
 	MOVQ y+16(FP), DI
-	MOVQ n+24(FP), CX
-	SHLQ $2, CX
+	FLOATS(n+24(FP), CX)
 	XORQ AX, AX
 
 axpyloop:
