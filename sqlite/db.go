@@ -187,22 +187,17 @@ func commonPragmas() []string {
 	}
 }
 
-// readerMmapBytes is how much of the database file each reader maps
-// (PRAGMA mmap_size) instead of reading it page by page: SQLite clamps it
-// to its build's ceiling (just under 2 GiB here), and maps no more than
-// the file holds. See readerPragmas.
-const readerMmapBytes = 2 << 30
-
 // readerPragmas are the settings of the reader connections: the common
-// ones, query_only, and the file mapped. Unmapped, every reader copied
-// each page it read into a page cache of its own, one pread at a time;
-// under 'recall serve' the four readers each filled theirs from the file
-// (a page that one reader had, the next read again), which was a tenth of
-// a hybrid request's CPU. Mapped, they read the pages where the kernel
-// keeps them, shared by every reader and process, without the copy. The
-// mapping's pages are the file's, which the kernel can drop at any time:
-// no memory of the process's own. The writer keeps reading into its
-// cache: a write changes the pages it read.
+// ones, query_only, and the file mapped (readerMmapBytes). Unmapped,
+// every reader copied each page it read into a page cache of its own,
+// one pread at a time; under 'recall serve' the four readers each filled
+// theirs from the file (a page one reader had, the next read again):
+// mapped, a served hybrid search at 100,000 memories took about 15% less
+// CPU (docs/performance.md, "What every SQLite call pays"). The readers
+// read the pages where the kernel keeps them, shared by every reader and
+// process, without the copy; those pages are the file's, which the
+// kernel can drop at any time, not memory of the process's own. The
+// writer keeps reading into its cache: a write changes the pages it read.
 func readerPragmas() []string {
 	return append(commonPragmas(), "query_only(1)", fmt.Sprintf("mmap_size(%d)", int64(readerMmapBytes)))
 }

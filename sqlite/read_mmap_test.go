@@ -13,6 +13,9 @@ import (
 
 // The readers map the database file; the writer reads into its cache.
 func TestReadPool_ReadersMapTheFile(t *testing.T) {
+	if readerMmapBytes == 0 {
+		t.Skip("readers do not map the file on this system")
+	}
 	db := openDB(t)
 	ctx := context.Background()
 	if _, err := NewMemoryService(db).PutMemory(ctx, &recall.Memory{Content: "a note"}); err != nil {
