@@ -135,7 +135,7 @@ func (db *DB) Open() (err error) {
 	if err := db.openWriterPool(); err != nil {
 		return err
 	}
-	if db.read, err = sql.Open("sqlite", dsn(db.Path, append(commonPragmas(), "query_only(1)"), "")); err != nil {
+	if db.read, err = sql.Open("sqlite", dsn(db.Path, readerPragmas(), "")); err != nil {
 		db.write.Close()
 		return fmt.Errorf("sqlite: open readers: %w", err)
 	}
@@ -185,6 +185,21 @@ func commonPragmas() []string {
 		// written page by page, they were a fifth of ingest time.
 		"temp_store(MEMORY)",
 	}
+}
+
+// readerPragmas are the settings of the reader connections: the common
+// ones, query_only, and the file mapped (readerMmapBytes). Unmapped,
+// every reader copied each page it read into a page cache of its own,
+// one pread at a time; under 'recall serve' the four readers each filled
+// theirs from the file (a page one reader had, the next read again):
+// mapped, a served hybrid search at 100,000 memories took about 15% less
+// CPU (docs/performance.md, "What every SQLite call pays"). The readers
+// read the pages where the kernel keeps them, shared by every reader and
+// process, without the copy; those pages are the file's, which the
+// kernel can drop at any time, not memory of the process's own. The
+// writer keeps reading into its cache: a write changes the pages it read.
+func readerPragmas() []string {
+	return append(commonPragmas(), "query_only(1)", fmt.Sprintf("mmap_size(%d)", int64(readerMmapBytes)))
 }
 
 // openWriter opens the writer connection, sets the journal and applies

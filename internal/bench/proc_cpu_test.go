@@ -47,3 +47,27 @@ func TestProcessCPU_MatchesRusage(t *testing.T) {
 		t.Error("processCPU found a figure for pid -1")
 	}
 }
+
+// processMemory reads this process's peak and own resident memory: 64
+// MiB allocated and touched count in both.
+func TestProcessMemory_CountsTouchedMemory(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		if _, _, ok := processMemory(os.Getpid()); ok {
+			t.Fatal("processMemory claims a figure without /proc")
+		}
+		t.Skip("no /proc here")
+	}
+	const size = 64 << 20
+	b := make([]byte, size)
+	for i := range b {
+		b[i] = byte(i)
+	}
+	peak, anon, ok := processMemory(os.Getpid())
+	if !ok {
+		t.Fatal("processMemory found no figure for this process")
+	}
+	if anon < size || peak < anon {
+		t.Errorf("peak %d, own %d bytes after touching %d: want own at least that, peak at least own", peak, anon, size)
+	}
+	runtime.KeepAlive(b)
+}

@@ -25,6 +25,13 @@ type Throughput struct {
 	// the run divided by the requests: what a request costs, which other
 	// work on the machine moves least. 0 where the system does not say.
 	ServerCPUMS float64 `json:"server_cpu_ms_per_request,omitempty"`
+	// ServerPeakRSSMiB is the server's peak resident set by the end of
+	// the run (its modes run one after the other, so a later one includes
+	// the earlier), ServerOwnMiB the part of its resident set then that
+	// is its own memory, not pages of the database file its readers map.
+	// 0 where the system does not say.
+	ServerPeakRSSMiB float64 `json:"server_peak_rss_mib,omitempty"`
+	ServerOwnMiB     float64 `json:"server_own_rss_mib,omitempty"`
 	Latency
 }
 
@@ -105,6 +112,9 @@ func serveThroughput(ctx context.Context, exe, dir string, qs []string, clients 
 		tp := Throughput{Clients: clients, Requests: total, PerS: float64(total) / time.Since(start).Seconds(), Latency: percentiles(lat)}
 		if cpu1, ok := processCPU(cmd.Process.Pid); ok && cpuKnown {
 			tp.ServerCPUMS = float64((cpu1 - cpu0).Microseconds()) / 1000 / float64(total)
+		}
+		if peak, own, ok := processMemory(cmd.Process.Pid); ok {
+			tp.ServerPeakRSSMiB, tp.ServerOwnMiB = float64(peak)/(1<<20), float64(own)/(1<<20)
 		}
 		out[mode] = tp
 	}
