@@ -1,7 +1,6 @@
 package main
 
 import (
-	"math"
 	"os"
 	"runtime/debug"
 	"runtime/metrics"
@@ -54,16 +53,22 @@ func lowHeapGC() {
 // bulkWriteGC sets the collector of a bulk write (a memory import, the
 // batched writes of 'bench scale'): lowHeapGCPercent under
 // bulkWriteMemoryLimit, until the live heap passes bulkWriteLiveCeiling
-// (checked every 100 ms). A GOGC or GOMEMLIMIT of the user's wins: either
-// one leaves both settings to the runtime, which has read them already.
-// done ends the watch and puts back the settings found.
+// (checked first and then every 100 ms). A GOGC or GOMEMLIMIT of the
+// user's wins: either one leaves both settings to the runtime, which has
+// read them already. Past the ceiling, and when done ends the watch, the
+// settings found are put back.
 func bulkWriteGC() (done func()) {
-	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" || liveHeapPastCeiling() {
 		return func() {}
 	}
 	percent := debug.SetGCPercent(lowHeapGCPercent)
 	limit := debug.SetMemoryLimit(bulkWriteMemoryLimit)
+	restore := func() {
+		debug.SetMemoryLimit(limit)
+		debug.SetGCPercent(percent)
+	}
 	stop, stopped := make(chan struct{}), make(chan struct{})
+	restored := false // owned by the watch until stopped is closed
 	go func() {
 		defer close(stopped)
 		tick := time.NewTicker(100 * time.Millisecond)
@@ -73,7 +78,9 @@ func bulkWriteGC() (done func()) {
 			case <-stop:
 				return
 			case <-tick.C:
-				if bulkWriteHeapTooLarge() {
+				if liveHeapPastCeiling() {
+					restore()
+					restored = true
 					<-stop
 					return
 				}
@@ -83,21 +90,18 @@ func bulkWriteGC() (done func()) {
 	return sync.OnceFunc(func() {
 		close(stop)
 		<-stopped // the watch sets nothing after this
-		debug.SetMemoryLimit(limit)
-		debug.SetGCPercent(percent)
+		if !restored {
+			restore()
+		}
 	})
 }
 
-// bulkWriteHeapTooLarge puts the default collector back (GC percent 100,
-// no limit) and reports true when the live heap, as the last collection
-// measured it, is past bulkWriteLiveCeiling.
-func bulkWriteHeapTooLarge() bool {
+// liveHeapPastCeiling reports whether the live heap, as the last
+// collection measured it, is past bulkWriteLiveCeiling: with that much
+// live, the bulk write's limit would make the collector run more often
+// than the default does, or without pause.
+func liveHeapPastCeiling() bool {
 	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 || s[0].Value.Uint64() <= bulkWriteLiveCeiling {
-		return false
-	}
-	debug.SetMemoryLimit(math.MaxInt64)
-	debug.SetGCPercent(100)
-	return true
+	return s[0].Value.Kind() == metrics.KindUint64 && s[0].Value.Uint64() > bulkWriteLiveCeiling
 }

@@ -9,8 +9,10 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A server collects less often than the default, unless GOGC is set.
@@ -168,20 +170,23 @@ func TestImportGC(t *testing.T) {
 }
 
 // A bulk write whose live heap passes half the limit (a batch of very
-// large memories) goes back to the default collector, which would
-// otherwise run ever more often as the heap nears the limit; below that
-// it keeps the bulk write's settings.
+// large memories) puts back the collector it found, which would otherwise
+// run ever more often as the heap nears the limit; below that it keeps
+// the bulk write's settings. A write that starts past the ceiling sets
+// nothing.
 func TestBulkWriteGC_LargeLiveHeap(t *testing.T) {
 	keepGC(t)
 	t.Setenv("GOGC", "")
 	t.Setenv("GOMEMLIMIT", "")
+	debug.SetGCPercent(123)
+	debug.SetMemoryLimit(1 << 40)
 	done := bulkWriteGC()
 	defer done()
 	runtime.GC()
-	if bulkWriteHeapTooLarge() {
+	if liveHeapPastCeiling() {
 		t.Fatal("the test's own live heap is past the ceiling")
 	}
-	if percent, limit := debug.SetGCPercent(lowHeapGCPercent), debug.SetMemoryLimit(-1); percent != lowHeapGCPercent || limit != bulkWriteMemoryLimit {
+	if percent, limit := readGC(); percent != lowHeapGCPercent || limit != bulkWriteMemoryLimit {
 		t.Fatalf("small heap: GC percent %d, limit %d; want %d, %d", percent, limit, lowHeapGCPercent, bulkWriteMemoryLimit)
 	}
 	live := make([]byte, bulkWriteLiveCeiling+(4<<20))
@@ -189,11 +194,34 @@ func TestBulkWriteGC_LargeLiveHeap(t *testing.T) {
 		live[i] = byte(i)
 	}
 	runtime.GC()
-	if !bulkWriteHeapTooLarge() {
+	if !liveHeapPastCeiling() {
 		t.Fatal("a live heap past the ceiling was not seen")
 	}
-	runtime.KeepAlive(live)
-	if percent, limit := gcSettings(); percent != 100 || limit != math.MaxInt64 {
-		t.Errorf("large heap: GC percent %d, limit %d; want the defaults", percent, limit)
+	for wait := time.Now(); ; time.Sleep(20 * time.Millisecond) {
+		percent, limit := readGC()
+		if percent == 123 && limit == 1<<40 {
+			break
+		}
+		if time.Since(wait) > 10*time.Second {
+			t.Fatalf("large heap: GC percent %d, limit %d; want the settings found, 123 and %d", percent, limit, int64(1<<40))
+		}
 	}
+	done()
+	if percent, limit := readGC(); percent != 123 || limit != 1<<40 {
+		t.Errorf("after done: GC percent %d, limit %d; want 123, %d", percent, limit, int64(1<<40))
+	}
+	// Still past the ceiling: a new bulk write leaves the collector alone.
+	again := bulkWriteGC()
+	if percent, limit := readGC(); percent != 123 || limit != 1<<40 {
+		t.Errorf("bulk write started past the ceiling set GC percent %d, limit %d", percent, limit)
+	}
+	again()
+	runtime.KeepAlive(live)
+}
+
+// readGC reads the GC percent and memory limit without setting them.
+func readGC() (int, int64) {
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}, {Name: "/gc/gomemlimit:bytes"}}
+	metrics.Read(s)
+	return int(s[0].Value.Uint64()), int64(s[1].Value.Uint64())
 }

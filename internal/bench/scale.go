@@ -7,7 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
-	"runtime/debug"
+	"runtime/metrics"
+	"sync"
 	"time"
 
 	"github.com/recall-mem/recall"
@@ -156,7 +157,8 @@ func (sc *Scale) Run(ctx context.Context) (*ScaleReport, string, error) {
 	var spent, cpu time.Duration
 	bulkDone := func() {}
 	if sc.Bulk != nil {
-		bulkDone = sc.Bulk()
+		bulkDone = sync.OnceFunc(sc.Bulk())
+		defer bulkDone() // also when a write fails or panics
 	}
 	rep.Config["batched_gc_percent"], rep.Config["batched_memory_limit"] = gcSettings()
 	for lo := 0; lo < batched; lo += 1000 {
@@ -166,7 +168,6 @@ func (sc *Scale) Run(ctx context.Context) (*ScaleReport, string, error) {
 		}
 		start, c0 := time.Now(), selfCPU()
 		if _, err := b.Memories.ImportMemories(ctx, ms); err != nil {
-			bulkDone()
 			return nil, dir, err
 		}
 		spent += time.Since(start)
@@ -399,9 +400,10 @@ func (r *ScaleReport) WriteText(w io.Writer) {
 }
 
 // gcSettings reads the collector's GC percent and memory limit (the
-// runtime's default limit, none, is math.MaxInt64).
+// runtime's default limit, none, is math.MaxInt64) without setting them:
+// setting the percent, even back, can start a collection.
 func gcSettings() (percent int, limit int64) {
-	percent = debug.SetGCPercent(100)
-	debug.SetGCPercent(percent)
-	return percent, debug.SetMemoryLimit(-1)
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}, {Name: "/gc/gomemlimit:bytes"}}
+	metrics.Read(s)
+	return int(s[0].Value.Uint64()), int64(s[1].Value.Uint64())
 }
