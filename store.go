@@ -68,6 +68,11 @@ type StoreOptions struct {
 	// put): a backend may set up its writer at once. Otherwise it may
 	// defer that to the first write, which a search never makes.
 	ForWrite bool
+	// LeaveCheckpoint says the process is short-lived (a hook, a search):
+	// a backend may leave work that only keeps its files tidy, such as
+	// SQLite's checkpoint of the WAL as the last connection closes, to
+	// the next process that does it anyway.
+	LeaveCheckpoint bool
 }
 
 // EmbeddingOptions says how a store embeds what is written to it.

@@ -44,6 +44,10 @@ type Engine struct {
 	// whether a session start left work.
 	DeferUpkeep    bool
 	upkeepDeferred atomic.Bool
+	// ShortLived opens the store for a process that exits after one
+	// request (a hook, a search): its close leaves the WAL checkpoint to
+	// the store's next checkpoint (recall.StoreOptions.LeaveCheckpoint).
+	ShortLived bool
 	// creates lets Open create a missing store: set by OpenForWrite; reads
 	// of a missing store are an error, so a typo in --store never leaves a
 	// store behind.
@@ -152,7 +156,7 @@ func (e *Engine) OpenAt(ctx context.Context, loc *Location, o OpenOptions) error
 	if err != nil {
 		return err
 	}
-	st, err := e.parts.Backend.OpenStore(loc.DBPath(), recall.StoreOptions{MaxContentBytes: cfg.Limits.MaxContentBytes, Redactor: red, Embedding: emb, ForWrite: o.Create})
+	st, err := e.parts.Backend.OpenStore(loc.DBPath(), recall.StoreOptions{MaxContentBytes: cfg.Limits.MaxContentBytes, Redactor: red, Embedding: emb, ForWrite: o.Create, LeaveCheckpoint: e.ShortLived})
 	if err != nil {
 		return err
 	}

@@ -42,6 +42,9 @@ type DB struct {
 	// that is about to write; otherwise a reader checks whether the store
 	// is current and the writer connects at the first write.
 	ForWrite bool
+	// LeaveCheckpoint closes without checkpointing the WAL, for
+	// short-lived processes (see wal_close.go).
+	LeaveCheckpoint bool
 
 	write *sql.DB // one connection: SQLite has one writer at a time anyway
 	read  *sql.DB // a pool of query-only connections
@@ -224,6 +227,9 @@ func (db *DB) setUpWriter() error {
 func (db *DB) Close() error {
 	var errs []error
 	db.closeReadStmts()
+	if db.LeaveCheckpoint {
+		db.leaveCheckpoint()
+	}
 	if db.read != nil {
 		errs = append(errs, db.read.Close())
 	}
