@@ -73,6 +73,11 @@ type StoreOptions struct {
 	// SQLite's checkpoint of the WAL as the last connection closes, to
 	// the next process that does it anyway.
 	LeaveCheckpoint bool
+	// BeforeWrite, when set, is called before each write transaction
+	// begins, and the done it returns after the transaction ends: the
+	// session-start upkeep process waits there while hooks are writing
+	// (engine.HookGate). An error fails the write.
+	BeforeWrite func(ctx context.Context) (done func(), err error)
 }
 
 // EmbeddingOptions says how a store embeds what is written to it.

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"time"
 
+	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/hook"
 	"github.com/spf13/cobra"
 )
@@ -56,6 +57,7 @@ registers it.`,
 		RunE: func(c *cobra.Command, _ []string) error {
 			ctx, cancel := context.WithTimeout(c.Context(), hookUpkeepTimeout)
 			defer cancel()
+			a.eng.YieldToHooks = true
 			if err := a.open(ctx); err != nil {
 				return err
 			}
@@ -148,6 +150,10 @@ func (a *app) runClaudeHook(ctx context.Context) {
 	}
 	done := make(chan result, 1)
 	go func() {
+		// Waits for the session upkeep's transaction under way, if any,
+		// and keeps it from beginning another until the hook is done.
+		release := engine.HookGate(logDir)
+		defer release()
 		if err := a.openForWrite(ctx); err != nil {
 			done <- result{err: err}
 			return
