@@ -152,6 +152,9 @@ func (a *app) runClaudeHook(ctx context.Context) {
 	go func() {
 		// Waits for the session upkeep's transaction under way, if any,
 		// and keeps it from beginning another until the hook is done.
+		// Before the store opens: the writer's set-up takes SQLite's
+		// write lock (migrate's CREATE TABLE IF NOT EXISTS), and a hook
+		// that opened first met the upkeep there, polling for it.
 		release := engine.HookGate(logDir)
 		defer release()
 		if err := a.openForWrite(ctx); err != nil {
