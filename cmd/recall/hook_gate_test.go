@@ -17,6 +17,19 @@ import (
 	"github.com/recall-mem/recall/engine"
 )
 
+// newHookStore creates an empty store in a temporary directory.
+func newHookStore(t *testing.T) string {
+	t.Helper()
+	store := t.TempDir()
+	seed := newApp(nil, io.Discard, io.Discard)
+	seed.eng.StoreFlag = store
+	if err := seed.openForWrite(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	seed.close()
+	return store
+}
+
 // A hook that meets the session upkeep inside a transaction waits for
 // its end (the upkeep's lock file, not SQLite's polling), records its
 // payload as soon as the transaction ends, and closes the store without
@@ -25,13 +38,7 @@ import (
 func TestHook_WaitsForTheUpkeepsTransactionOnly(t *testing.T) {
 	t.Setenv(hookUpkeepEnv, "inline")
 	ctx := context.Background()
-	store := t.TempDir()
-	seed := newApp(nil, io.Discard, io.Discard)
-	seed.eng.StoreFlag = store
-	if err := seed.openForWrite(ctx); err != nil {
-		t.Fatal(err)
-	}
-	seed.close()
+	store := newHookStore(t)
 
 	// An upkeep inside a transaction holds this file.
 	w, err := os.OpenFile(filepath.Join(store, engine.UpkeepWriteFile), os.O_RDWR|os.O_CREATE, 0o600)
@@ -88,13 +95,7 @@ func TestHook_WaitsForTheUpkeepsTransactionOnly(t *testing.T) {
 // The upkeep process yields to hooks and checkpoints as it closes.
 func TestHookUpkeep_YieldsToHooks(t *testing.T) {
 	ctx := context.Background()
-	store := t.TempDir()
-	seed := newApp(nil, io.Discard, io.Discard)
-	seed.eng.StoreFlag = store
-	if err := seed.openForWrite(ctx); err != nil {
-		t.Fatal(err)
-	}
-	seed.close()
+	store := newHookStore(t)
 	a := newApp(nil, io.Discard, io.Discard)
 	if code := a.execute(ctx, []string{"--store", store, "hook", "upkeep"}); code != 0 {
 		t.Fatalf("hook upkeep: exit %d", code)
