@@ -48,6 +48,14 @@ func TestClose_LeaveCheckpointKeepsTheWAL(t *testing.T) {
 		if err := db.Open(); err != nil {
 			t.Fatal(err)
 		}
+		// A writer set up at once checkpoints at a smaller WAL than
+		// SQLite's default, which the next process would read whole.
+		if forWrite {
+			var pages int
+			if err := db.write.QueryRow(`PRAGMA wal_autocheckpoint`).Scan(&pages); err != nil || pages != leftWALPages {
+				t.Fatalf("the writer's wal_autocheckpoint is %d (%v), want %d", pages, err, leftWALPages)
+			}
+		}
 		ids := []string{}
 		for _, c := range []string{"a hook's write", "and another one"} {
 			m, err := NewMemoryService(db).PutMemory(ctx, &recall.Memory{Content: c})
