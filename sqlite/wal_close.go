@@ -35,11 +35,12 @@ import (
 // checkpoint. The WAL left behind is not free: its index (-shm) does not
 // outlive the last connection, so the next process to open the store
 // rebuilds it, reading and checksumming every frame since the WAL last
-// restarted (about 4 µs a 16 KiB frame here). With SQLite's 1,000 pages
-// that cost a hook 1.7 ms of CPU at ~400 frames, more than a tenth of it.
-// At 256 pages (4 MiB) a hook opens on 128 frames on average (~0.5 ms),
-// and one hook in about 20 (a SessionStart writes ~14 pages, a
-// PostToolUse ~11) checkpoints at a commit.
+// restarted. With SQLite's 1,000 pages a hook paid 1.7 ms of CPU for it
+// (17.4 → 19.1 ms p50); at 256 pages (4 MiB) a PostToolUse still pays
+// ~2 ms (~1 at 128), for the two fsyncs and two unlinks of the close
+// checkpoint and the WAL's re-creation it no longer waits on. 256 keeps
+// the hooks that checkpoint at a commit (a SessionStart writes ~14
+// pages, a PostToolUse ~11) below one in 20, out of the p95.
 const leftWALPages = 256
 
 // boundWAL sets leftWALPages on the writer, when it is connected (a
