@@ -35,13 +35,14 @@ import (
 // checkpoint. The WAL left behind is not free: its index (-shm) does not
 // outlive the last connection, so the next process to open the store
 // rebuilds it, reading and checksumming every frame since the WAL last
-// restarted. With SQLite's 1,000 pages a hook paid 1.7 ms of CPU for it
-// (17.4 → 19.1 ms p50); at 256 pages (4 MiB) a PostToolUse still pays
-// ~2 ms (~1 at 128), for the two fsyncs and two unlinks of the close
-// checkpoint and the WAL's re-creation it no longer waits on. 256 keeps
-// the hooks that checkpoint at a commit (a SessionStart writes ~14
-// pages, a PostToolUse ~11) below one in 20, out of the p95.
-const leftWALPages = 256
+// restarted (~17 µs a 16 KiB frame here). With SQLite's 1,000 pages a
+// hook paid 1.7 ms of CPU for it; at 256 pages a PostToolUse still paid
+// ~2 ms more than with the close checkpoint (the two fsyncs and two
+// unlinks it no longer waits on cost less than that on a quiet disk). At
+// 64 pages (1 MiB) the rebuild is ~0.5 ms, and one hook in about five (a
+// SessionStart writes ~14 pages, a PostToolUse ~11) checkpoints at a
+// commit: what every hook did at its close before.
+const leftWALPages = 64
 
 // boundWAL sets leftWALPages on the writer, when it is connected (a
 // process that opened the store for writing; another one writes nothing,
