@@ -158,9 +158,6 @@ func (db *DB) Open() (err error) {
 			return err
 		}
 	}
-	if db.LeaveCheckpoint {
-		db.boundWAL()
-	}
 	readers := max(4, runtime.GOMAXPROCS(0))
 	db.read.SetMaxOpenConns(readers)
 	// Every reader stays open when idle. database/sql keeps two by

@@ -4,7 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
+	"os"
 	"reflect"
 
 	"modernc.org/libc"
@@ -19,9 +19,9 @@ import (
 // it wrote. A process that sets DB.LeaveCheckpoint closes without it
 // (SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE): the WAL and its index stay, as after
 // a process killed at that point, and the pages move into the database
-// at the next checkpoint: the automatic one of the commit that takes the
-// WAL past wal_autocheckpoint pages (leftWALPages in such a process,
-// SQLite's 1,000 in others: this bounds it), the session upkeep's (see
+// at the next checkpoint: the close of such a process that finds the WAL
+// past leftWALBytes (this bounds it), the automatic one of the commit
+// that takes it past wal_autocheckpoint pages, the session upkeep's (see
 // write_gate.go), or the close of a process that does not set it (any
 // other command, a server, the hook's upkeep process).
 //
@@ -31,28 +31,22 @@ import (
 // machine (not the process) goes down before the kernel writes them;
 // the WAL then still holds whole transactions only.
 
-// leftWALPages is the wal_autocheckpoint of a process that leaves the
-// checkpoint. The WAL left behind is not free: its index (-shm) does not
-// outlive the last connection, so the next process to open the store
-// rebuilds it, reading and checksumming every frame since the WAL last
-// restarted (~17 µs a 16 KiB frame here). With SQLite's 1,000 pages a
-// hook paid 1.7 ms of CPU for it; at 256 pages a PostToolUse still paid
-// ~2 ms more than with the close checkpoint (the two fsyncs and two
-// unlinks it no longer waits on cost less than that on a quiet disk). At
-// 64 pages (1 MiB) the rebuild is ~0.5 ms, and one hook in about five (a
-// SessionStart writes ~14 pages, a PostToolUse ~11) checkpoints at a
-// commit: what every hook did at its close before.
-const leftWALPages = 64
-
-// boundWAL sets leftWALPages on the writer, when it is connected (a
-// process that opened the store for writing; another one writes nothing,
-// or takes SQLite's default when it does).
-func (db *DB) boundWAL() {
-	if db.write == nil || db.write.Stats().OpenConnections == 0 {
-		return
-	}
-	_, _ = db.write.Exec(fmt.Sprintf(`PRAGMA wal_autocheckpoint = %d`, leftWALPages))
-}
+// leftWALBytes bounds the WAL a process leaves. The WAL left behind is
+// not free: its index (-shm) does not outlive the last connection, so
+// the next process to open the store rebuilds it, reading and
+// checksumming every frame since the WAL last restarted (~17 µs a 16 KiB
+// frame here). Left to SQLite's 1,000-page automatic checkpoint, that
+// cost a hook 1.7 ms of CPU at ~400 frames, and at 256 pages a
+// PostToolUse still paid ~2 ms more than with the close checkpoint.
+// A hook's own automatic checkpoint at a small bound was worse: beside a
+// running session upkeep the WAL is always past it, and every hook's
+// commit copied the upkeep's pages. So the bound is applied at close:
+// past it the process closes as before, checkpointing if it is the last
+// connection (not while the upkeep holds the store open) and deleting
+// the WAL; under it (a hook adds 11–14 pages) it leaves the WAL. The
+// file's size stands for the frames in it: after a checkpoint restarts
+// the WAL it overstates them, which only means a checkpoint more.
+const leftWALBytes = 1 << 20
 
 // errNoHandle: the driver's connection does not look as expected.
 var errNoHandle = errors.New("sqlite: the driver's connection has no db and tls fields")
@@ -62,6 +56,9 @@ var errNoHandle = errors.New("sqlite: the driver's connection has no db and tls 
 // checkpoints, whichever it is, so all of them get it. A connection
 // that cannot be set (a driver laid out otherwise) checkpoints as before.
 func (db *DB) leaveCheckpoint() {
+	if fi, err := os.Stat(db.Path + "-wal"); err != nil || fi.Size() > leftWALBytes {
+		return
+	}
 	for _, pool := range []*sql.DB{db.read, db.write} {
 		if pool != nil {
 			leavePoolCheckpoint(pool)

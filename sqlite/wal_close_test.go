@@ -2,8 +2,10 @@ package sqlite
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/recall-mem/recall"
@@ -48,14 +50,6 @@ func TestClose_LeaveCheckpointKeepsTheWAL(t *testing.T) {
 		if err := db.Open(); err != nil {
 			t.Fatal(err)
 		}
-		// A writer set up at once checkpoints at a smaller WAL than
-		// SQLite's default, which the next process would read whole.
-		if forWrite {
-			var pages int
-			if err := db.write.QueryRow(`PRAGMA wal_autocheckpoint`).Scan(&pages); err != nil || pages != leftWALPages {
-				t.Fatalf("the writer's wal_autocheckpoint is %d (%v), want %d", pages, err, leftWALPages)
-			}
-		}
 		ids := []string{}
 		for _, c := range []string{"a hook's write", "and another one"} {
 			m, err := NewMemoryService(db).PutMemory(ctx, &recall.Memory{Content: c})
@@ -99,5 +93,38 @@ func TestClose_LeaveCheckpointKeepsTheWAL(t *testing.T) {
 		if n := walSize(t, path); n != -1 {
 			t.Fatalf("the next ordinary close left a WAL of %d bytes", n)
 		}
+	}
+}
+
+// A process that leaves the checkpoint still checkpoints, as it closes,
+// a WAL past leftWALBytes: the next process would rebuild the WAL's index
+// from every frame in it.
+func TestClose_LeaveCheckpointBoundsTheWAL(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "recall.db")
+	db := NewDB(path)
+	db.ForWrite, db.LeaveCheckpoint = true, true
+	if err := db.Open(); err != nil {
+		t.Fatal(err)
+	}
+	big := strings.Repeat("a long observation about the build ", 3000) // ~100 KB
+	for i := 0; walSize(t, path) <= leftWALBytes; i++ {
+		if err := NewObservationService(db).RecordObservations(ctx, []*recall.Observation{{Type: recall.ObsCommand, Session: "s", Content: fmt.Sprint(i) + big}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := walSize(t, path); n != -1 {
+		t.Fatalf("a WAL past the bound was left at close (%d bytes)", n)
+	}
+	again := NewDB(path)
+	if err := again.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if _, total, err := NewObservationService(again).FindObservations(ctx, recall.ObservationFilter{Limit: 1}); err != nil || total == 0 {
+		t.Fatalf("after the checkpoint: %d observations (%v)", total, err)
 	}
 }
