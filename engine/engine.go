@@ -44,6 +44,14 @@ type Engine struct {
 	// whether a session start left work.
 	DeferUpkeep    bool
 	upkeepDeferred atomic.Bool
+	// ShortLived opens the store for a process that exits after one
+	// request (a hook, a search): its close leaves the WAL checkpoint to
+	// the store's next checkpoint (recall.StoreOptions.LeaveCheckpoint).
+	ShortLived bool
+	// YieldToHooks makes each write transaction wait while hooks are at
+	// work on the store (see HookGate): the upkeep process a SessionStart
+	// hook leaves.
+	YieldToHooks bool
 	// creates lets Open create a missing store: set by OpenForWrite; reads
 	// of a missing store are an error, so a typo in --store never leaves a
 	// store behind.
@@ -152,7 +160,11 @@ func (e *Engine) OpenAt(ctx context.Context, loc *Location, o OpenOptions) error
 	if err != nil {
 		return err
 	}
-	st, err := e.parts.Backend.OpenStore(loc.DBPath(), recall.StoreOptions{MaxContentBytes: cfg.Limits.MaxContentBytes, Redactor: red, Embedding: emb, ForWrite: o.Create})
+	so := recall.StoreOptions{MaxContentBytes: cfg.Limits.MaxContentBytes, Redactor: red, Embedding: emb, ForWrite: o.Create, LeaveCheckpoint: e.ShortLived}
+	if e.YieldToHooks {
+		so.BeforeWrite = upkeepWriteGate(loc.Dir)
+	}
+	st, err := e.parts.Backend.OpenStore(loc.DBPath(), so)
 	if err != nil {
 		return err
 	}

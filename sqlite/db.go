@@ -42,6 +42,13 @@ type DB struct {
 	// that is about to write; otherwise a reader checks whether the store
 	// is current and the writer connects at the first write.
 	ForWrite bool
+	// LeaveCheckpoint closes without checkpointing the WAL, for
+	// short-lived processes (see wal_close.go).
+	LeaveCheckpoint bool
+	// BeforeWrite, when set, is called before each transaction of update
+	// begins, and its done once the transaction has ended.
+	BeforeWrite func(ctx context.Context) (done func(), err error)
+	gated       gatedWrites // see gate
 
 	write *sql.DB // one connection: SQLite has one writer at a time anyway
 	read  *sql.DB // a pool of query-only connections
@@ -239,6 +246,9 @@ func (db *DB) setUpWriter() error {
 func (db *DB) Close() error {
 	var errs []error
 	db.closeReadStmts()
+	if db.LeaveCheckpoint {
+		db.leaveCheckpoint()
+	}
 	if db.read != nil {
 		errs = append(errs, db.read.Close())
 	}
@@ -365,6 +375,13 @@ func whileBusy(ctx context.Context, fn func() error) error {
 // update runs fn in a write transaction and commits it, retrying the
 // commit if another process holds a lock.
 func (db *DB) update(ctx context.Context, fn func(tx *Tx) error) error {
+	if db.BeforeWrite != nil {
+		done, err := db.gate(ctx)
+		if err != nil {
+			return err
+		}
+		defer done()
+	}
 	tx, err := db.beginWrite(ctx)
 	if err != nil {
 		return err

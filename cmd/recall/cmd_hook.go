@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"time"
 
+	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/hook"
 	"github.com/spf13/cobra"
 )
@@ -43,6 +44,7 @@ registers it.`,
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			lowHeapGC()
+			a.eng.ShortLived = true
 			a.runClaudeHook(c.Context())
 			return nil
 		},
@@ -55,6 +57,7 @@ registers it.`,
 		RunE: func(c *cobra.Command, _ []string) error {
 			ctx, cancel := context.WithTimeout(c.Context(), hookUpkeepTimeout)
 			defer cancel()
+			a.eng.YieldToHooks = true
 			if err := a.open(ctx); err != nil {
 				return err
 			}
@@ -147,6 +150,13 @@ func (a *app) runClaudeHook(ctx context.Context) {
 	}
 	done := make(chan result, 1)
 	go func() {
+		// Waits for the session upkeep's transaction under way, if any,
+		// and keeps it from beginning another until the hook is done.
+		// Before the store opens: the writer's set-up takes SQLite's
+		// write lock (migrate's CREATE TABLE IF NOT EXISTS), and a hook
+		// that opened first met the upkeep there, polling for it.
+		release := engine.HookGate(logDir)
+		defer release()
 		if err := a.openForWrite(ctx); err != nil {
 			done <- result{err: err}
 			return

@@ -1,0 +1,112 @@
+//go:build unix
+
+package engine_test
+
+import (
+	"bytes"
+	"context"
+	"testing"
+	"time"
+
+	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
+)
+
+// blocked reports whether ch stays empty for a while: a check that can
+// only pass wrongly (on a slow machine), never fail wrongly.
+func blocked(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return false
+	case <-time.After(50 * time.Millisecond):
+		return true
+	}
+}
+
+// A hook waits for the upkeep's transaction under way and no longer; the
+// upkeep begins no transaction while a hook is at work, and goes on when
+// it is done.
+func TestHookGate_HooksGoBetweenUpkeepTransactions(t *testing.T) {
+	dir := t.TempDir()
+	gate := engine.UpkeepWriteGateFor(dir)
+	ctx := context.Background()
+
+	done, err := gate(ctx) // the upkeep inside a transaction
+	if err != nil {
+		t.Fatal(err)
+	}
+	hookIn := make(chan func())
+	go func() { hookIn <- engine.HookGate(dir) }()
+	select {
+	case r := <-hookIn:
+		r()
+		t.Fatal("a hook went on while the upkeep was inside a transaction")
+	case <-time.After(50 * time.Millisecond):
+	}
+	done() // the transaction ends: the hook goes on at once
+	release := <-hookIn
+
+	upkeepIn := make(chan struct{})
+	var next func()
+	go func() {
+		d, err := gate(ctx)
+		if err != nil {
+			t.Error(err)
+		}
+		next = d
+		close(upkeepIn)
+	}()
+	if !blocked(upkeepIn) {
+		t.Fatal("the upkeep began a transaction while a hook was at work")
+	}
+	// A second hook meanwhile goes on too: the upkeep waits for both.
+	second := engine.HookGate(dir)
+	release()
+	if !blocked(upkeepIn) {
+		t.Fatal("the upkeep began a transaction while the second hook was at work")
+	}
+	second()
+	<-upkeepIn
+	next()
+}
+
+// The upkeep's wait for the hooks ends with its context: the write fails
+// (and a paced upkeep resumes later), it never hangs.
+func TestHookGate_UpkeepWaitEndsWithItsContext(t *testing.T) {
+	dir := t.TempDir()
+	release := engine.HookGate(dir)
+	defer release()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if _, err := engine.UpkeepWriteGateFor(dir)(ctx); err == nil {
+		t.Fatal("the upkeep's gate let it write while a hook was at work")
+	}
+}
+
+// An engine opened with YieldToHooks (the upkeep process) rolls nothing
+// up while a hook is at work on its store, and all of it once the hook
+// is done.
+func TestEngine_UpkeepYieldsToHooks(t *testing.T) {
+	ctx := context.Background()
+	seed := roomyEngine(t)
+	day := seed.Now().Truncate(24*time.Hour).AddDate(0, 0, -3)
+	if err := seed.Observe(ctx, []*recall.Observation{{Type: recall.ObsCommand, Session: "old", Content: "make build", At: day}}); err != nil {
+		t.Fatal(err)
+	}
+	e := engine.New(testParts())
+	e.StoreFlag, e.Log, e.YieldToHooks = seed.StoreFlag, &bytes.Buffer{}, true
+	if err := e.Open(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	e.Config.Rollup.SessionBudgetMS = 60_000
+
+	release := engine.HookGate(e.Location.Dir)
+	if rep := e.OpportunisticRollup(ctx, 100*time.Millisecond); rep == nil || rep.Done || len(rep.Buckets) != 0 {
+		t.Fatalf("while a hook was at work the upkeep rolled up %+v, want nothing done", rep)
+	}
+	release()
+	if rep := e.OpportunisticRollup(ctx, 0); rep == nil || !rep.Done || rep.Buckets[recall.Bucket4h] == 0 {
+		t.Fatalf("once the hook was done the upkeep rolled up %+v, want the backlog done", rep)
+	}
+}

@@ -1,0 +1,87 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"github.com/recall-mem/recall"
+)
+
+// BeforeWrite is called before each write transaction and its done after
+// the commit (what the transaction wrote is visible to others by then);
+// its error fails the write, which writes nothing. The writer leaves the
+// automatic checkpoint (which ran inside a commit, so before done) and
+// checkpoints every gatedCheckpointEvery transactions after done.
+func TestUpdate_BeforeWriteAroundEachTransaction(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "recall.db")
+	db := NewDB(path)
+	if err := db.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	other, err := sql.Open("sqlite", fileURI(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	count := func() int {
+		t.Helper()
+		var n int
+		if err := other.QueryRow(`SELECT COUNT(*) FROM observations`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	var calls, dones int
+	var refuse error
+	db.BeforeWrite = func(context.Context) (func(), error) {
+		if refuse != nil {
+			return nil, refuse
+		}
+		calls++
+		before := count()
+		return func() {
+			dones++
+			if got := count(); got != before+1 {
+				t.Errorf("done ran before the commit: %d observations, want %d", got, before+1)
+			}
+		}, nil
+	}
+	obs := NewObservationService(db)
+	for i := range gatedCheckpointEvery {
+		if err := obs.RecordObservations(ctx, []*recall.Observation{{Type: recall.ObsCommand, Session: "s", Content: "make " + string(rune('a'+i))}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if calls != gatedCheckpointEvery || dones != gatedCheckpointEvery {
+		t.Fatalf("BeforeWrite called %d times, done %d, want %d each", calls, dones, gatedCheckpointEvery)
+	}
+	var auto int
+	if err := db.write.QueryRow(`PRAGMA wal_autocheckpoint`).Scan(&auto); err != nil || auto != 0 {
+		t.Fatalf("the gated writer's wal_autocheckpoint is %d (%v), want 0", auto, err)
+	}
+	// The database file alone (the WAL ignored) holds every commit: the
+	// last done was followed by a checkpoint.
+	file, err := sql.Open("sqlite", fileURI(path)+"?immutable=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	var inFile int
+	if err := file.QueryRow(`SELECT COUNT(*) FROM observations`).Scan(&inFile); err != nil || inFile != gatedCheckpointEvery {
+		t.Fatalf("the database file holds %d observations (%v), want %d checkpointed", inFile, err, gatedCheckpointEvery)
+	}
+
+	refuse = errors.New("the gate says no")
+	err = obs.RecordObservations(ctx, []*recall.Observation{{Type: recall.ObsCommand, Session: "s", Content: "refused"}})
+	if !errors.Is(err, refuse) {
+		t.Fatalf("a write the gate refused returned %v", err)
+	}
+	if got := count(); got != gatedCheckpointEvery {
+		t.Fatalf("a refused write left %d observations, want %d", got, gatedCheckpointEvery)
+	}
+}
