@@ -68,11 +68,6 @@ type StoreOptions struct {
 	// put): a backend may set up its writer at once. Otherwise it may
 	// defer that to the first write, which a search never makes.
 	ForWrite bool
-	// LeaveCheckpoint says the process is short-lived (a hook, a search):
-	// a backend may leave work that only keeps its files tidy, such as
-	// SQLite's checkpoint of the WAL as the last connection closes, to
-	// the next process that does it anyway.
-	LeaveCheckpoint bool
 	// BeforeWrite, when set, is called before each write transaction
 	// begins, and the done it returns after the transaction ends: the
 	// session-start upkeep process waits there while hooks are writing

@@ -44,10 +44,6 @@ type Engine struct {
 	// whether a session start left work.
 	DeferUpkeep    bool
 	upkeepDeferred atomic.Bool
-	// ShortLived opens the store for a process that exits after one
-	// request (a hook, a search): its close leaves the WAL checkpoint to
-	// the store's next checkpoint (recall.StoreOptions.LeaveCheckpoint).
-	ShortLived bool
 	// YieldToHooks makes each write transaction wait while hooks are at
 	// work on the store (see HookGate): the upkeep process a SessionStart
 	// hook leaves.
@@ -160,7 +156,7 @@ func (e *Engine) OpenAt(ctx context.Context, loc *Location, o OpenOptions) error
 	if err != nil {
 		return err
 	}
-	so := recall.StoreOptions{MaxContentBytes: cfg.Limits.MaxContentBytes, Redactor: red, Embedding: emb, ForWrite: o.Create, LeaveCheckpoint: e.ShortLived}
+	so := recall.StoreOptions{MaxContentBytes: cfg.Limits.MaxContentBytes, Redactor: red, Embedding: emb, ForWrite: o.Create}
 	if e.YieldToHooks {
 		so.BeforeWrite = upkeepWriteGate(loc.Dir)
 	}

@@ -42,9 +42,6 @@ type DB struct {
 	// that is about to write; otherwise a reader checks whether the store
 	// is current and the writer connects at the first write.
 	ForWrite bool
-	// LeaveCheckpoint closes without checkpointing the WAL, for
-	// short-lived processes (see wal_close.go).
-	LeaveCheckpoint bool
 	// BeforeWrite, when set, is called before each transaction of update
 	// begins, and its done once the transaction has ended.
 	BeforeWrite func(ctx context.Context) (done func(), err error)
@@ -246,9 +243,6 @@ func (db *DB) setUpWriter() error {
 func (db *DB) Close() error {
 	var errs []error
 	db.closeReadStmts()
-	if db.LeaveCheckpoint {
-		db.leaveCheckpoint()
-	}
 	if db.read != nil {
 		errs = append(errs, db.read.Close())
 	}

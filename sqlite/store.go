@@ -56,7 +56,6 @@ func OpenStore(path string, o recall.StoreOptions) (*Store, error) {
 	db.MaxContentBytes = o.MaxContentBytes
 	db.Redactor = o.Redactor
 	db.ForWrite = o.ForWrite
-	db.LeaveCheckpoint = o.LeaveCheckpoint
 	db.BeforeWrite = o.BeforeWrite
 	if err := db.Open(); err != nil {
 		return nil, err

@@ -34,6 +34,9 @@ func (db *DB) gate(ctx context.Context) (func(), error) {
 	if err != nil {
 		return nil, err
 	}
+	if done == nil { // a BeforeWrite with nothing to let go of
+		done = func() {}
+	}
 	return func() {
 		done()
 		g.mu.Lock()

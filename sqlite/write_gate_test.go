@@ -85,3 +85,23 @@ func TestUpdate_BeforeWriteAroundEachTransaction(t *testing.T) {
 		t.Fatalf("a refused write left %d observations, want %d", got, gatedCheckpointEvery)
 	}
 }
+
+// A BeforeWrite that has nothing to let go of may return no done: the
+// write goes ahead.
+func TestUpdate_BeforeWriteWithoutDone(t *testing.T) {
+	ctx := context.Background()
+	db := NewDB(filepath.Join(t.TempDir(), "recall.db"))
+	if err := db.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.BeforeWrite = func(context.Context) (func(), error) { return nil, nil }
+	obs := NewObservationService(db)
+	if err := obs.RecordObservations(ctx, []*recall.Observation{{Type: recall.ObsCommand, Session: "s", Content: "make nil-done"}}); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := db.write.QueryRow(`SELECT COUNT(*) FROM observations`).Scan(&n); err != nil || n != 1 {
+		t.Fatalf("%d observations (%v), want 1", n, err)
+	}
+}

@@ -44,7 +44,6 @@ registers it.`,
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			lowHeapGC()
-			a.eng.ShortLived = true
 			a.runClaudeHook(c.Context())
 			return nil
 		},

@@ -46,7 +46,6 @@ newest first. --since and --until filter strictly and take the same words.
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			lowHeapGC()
-			a.eng.ShortLived = true
 			f, err := ff.build(c)
 			if err != nil {
 				return err
