@@ -139,3 +139,44 @@ func TestVectorSearch_IndexCheckKept(t *testing.T) {
 		t.Fatal("the index check's statement is not kept: it is prepared at every search")
 	}
 }
+
+// TestVectorSearch_QueueStatementsKept: a vector search that drains the
+// embedding queue a little first (not Inline: a search process, a remote
+// provider) checks the stored model and reads the queue with kept
+// statements, not ones prepared and thrown away at every search; the
+// queue's LIMIT is bound so that it is not prepared again either.
+func TestVectorSearch_QueueStatementsKept(t *testing.T) {
+	ctx := context.Background()
+	db := openDB(t)
+	db.read.SetMaxOpenConns(1) // one reader holds every statement
+	vs := NewVectorService(db, spikeEmbedder{}, nil)
+	var ms []*recall.Memory
+	for i := range 20 {
+		ms = append(ms, &recall.Memory{Content: strings.Repeat("w ", i%8+1)})
+	}
+	if _, err := NewMemoryService(db).ImportMemories(ctx, ms); err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		if _, err := vs.SearchVectors(ctx, "w w w", 3); err != nil {
+			t.Fatal(err)
+		}
+	}
+	model, queue := false, false
+	for sql, n := range reprepares(t, db) {
+		switch {
+		case strings.Contains(sql, "store_meta WHERE key = ?") && !strings.Contains(sql, "vector_tombstones"):
+			model = true
+		case strings.Contains(sql, "FROM embed_queue q CROSS JOIN memories m"):
+			queue = true
+		default:
+			continue
+		}
+		if n != 0 {
+			t.Errorf("prepared again %d times: %s", n, sql)
+		}
+	}
+	if !model || !queue {
+		t.Fatalf("kept: the model check %v, the queue read %v; want both", model, queue)
+	}
+}
