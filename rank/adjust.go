@@ -37,9 +37,18 @@ func DefaultWeights() Weights {
 // adjustment applied (only those that changed something).
 func Adjust(score float64, m *recall.Memory, now time.Time, w Weights) (float64, map[string]float64) {
 	f := map[string]float64{}
+	return adjust(score, m, now, w, f), f
+}
+
+// adjust is Adjust writing the factors into f, or nowhere when f is nil:
+// a search without --explain never reads them, and a map for each of its
+// ~200 candidates was a twentieth of what a hybrid search allocated.
+func adjust(score float64, m *recall.Memory, now time.Time, w Weights, f map[string]float64) float64 {
 	mul := func(name string, v float64) {
 		if v != 1 {
-			f[name] = v
+			if f != nil {
+				f[name] = v
+			}
 			score *= v
 		}
 	}
@@ -62,7 +71,7 @@ func Adjust(score float64, m *recall.Memory, now time.Time, w Weights) (float64,
 	if m.Status != "" && m.Status != recall.StatusActive && m.Status != recall.StatusCompacted && w.Inactive > 0 {
 		mul("status", w.Inactive)
 	}
-	return score, f
+	return score
 }
 
 // Decay is 2^(-age/halfLife): 1 now, 0.5 one half-life ago. A memory dated

@@ -90,7 +90,7 @@ func asContext(list []*candidate, share float64) []*candidate {
 	}
 	for _, c := range list {
 		c.score *= share
-		c.adjust["context"] = share
+		c.note("context", share)
 	}
 	return list
 }

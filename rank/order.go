@@ -57,7 +57,7 @@ func diversify(list []*candidate, lambda float64, limit int) []*candidate {
 		if dup > 0 && lambda > 0 {
 			penalty := (1 - lambda) / lambda * top * dup
 			c.score -= penalty
-			c.adjust["-duplicate"] = penalty
+			c.note("-duplicate", penalty)
 		}
 		out[i] = c
 	}

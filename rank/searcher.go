@@ -3,6 +3,7 @@ package rank
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -143,12 +144,20 @@ type candidate struct {
 	bm25Rank, vectorRank int
 	snippet              string
 	base, fused, score   float64
-	neighbor, episode    float64 // context shares included in fused
-	adjust               map[string]float64
+	neighbor, episode    float64            // context shares included in fused
+	adjust               map[string]float64 // for Explain only: nil without it
 	// via is the candidate this one borrowed its neighbour share from, and
 	// offset its place relative to it (rows; negative: recorded before).
 	via    string
 	offset int
+}
+
+// note records an adjustment of c for Explain (c.adjust is nil without
+// it).
+func (c *candidate) note(name string, v float64) {
+	if c.adjust != nil {
+		c.adjust[name] = v
+	}
 }
 
 // Search ranks memories for q. Returns EINVALID for an unknown mode or a
@@ -258,22 +267,25 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 		notes = append(notes, "keyword lookup: the best match holds every word of the query, so only memories holding one of them are hits")
 	}
 	for _, c := range cands {
-		c.score, c.adjust = Adjust(c.fused, c.m, now, w)
+		if q.Explain { // only Explain reads the factors
+			c.adjust = map[string]float64{}
+		}
+		c.score = adjust(c.fused, c.m, now, w, c.adjust)
 		// The context shares are added, not multiplied: Explain reports
 		// them under names starting with "+".
 		if c.neighbor > 0 {
-			c.adjust["+neighbor"] = c.neighbor
+			c.note("+neighbor", c.neighbor)
 		}
 		if c.episode > 0 {
-			c.adjust["+episode"] = c.episode
+			c.note("+episode", c.episode)
 		}
 		if o.TimeBoost > 0 && intent.HasWindow() && inWindow(c.m.OccurredAt, intent) {
 			c.score *= 1 + o.TimeBoost
-			c.adjust["time_window"] = 1 + o.TimeBoost
+			c.note("time_window", 1+o.TimeBoost)
 		}
 		if o.Entity > 0 && namesMatch(c.m, names) {
 			c.score *= 1 + o.Entity
-			c.adjust["entity"] = 1 + o.Entity
+			c.note("entity", 1+o.Entity)
 		}
 		switch {
 		case hasEvidence(c, o.VectorFloor) && (!isLookup || lexical(c, mode, words)):
@@ -404,25 +416,43 @@ func vectorCandidates(r vectorResult, cands map[string]*candidate) []string {
 }
 
 // fuse combines the text and vector lists into one score per candidate.
+// The score fusion is NormalizeMinMax of the vector list and Normalize of
+// the BM25 and feedback lists, weighted, computed from the three lists'
+// scales without building the six maps those return (the same
+// operations, so the same bits: TestFuse_SameAsNormalizedLists).
 func (s *Searcher) fuse(o Options, cands map[string]*candidate, textIDs, vecIDs []string) map[string]float64 {
 	if o.Fusion != "score" {
 		return RRF(o.RRFK, List{IDs: textIDs, Weight: o.TextWeight}, List{IDs: vecIDs, Weight: o.VectorWeight})
-	}
-	bm, vec, prf := map[string]float64{}, map[string]float64{}, map[string]float64{}
-	for id, c := range cands {
-		bm[id], prf[id] = c.bm25, c.prf
-		if c.vectorRank > 0 {
-			vec[id] = c.vector
-		}
 	}
 	// The vector list is spread over [0, 1] by min-max: a sentence
 	// encoder's cosines sit in a narrow band, so dividing by the best
 	// would give every candidate nearly the same share (LoCoMo dev R@10
 	// 0.756 against 0.747). BM25 scores are spread already.
-	bm, vec, prf = Normalize(bm), NormalizeMinMax(vec), Normalize(prf)
-	out := map[string]float64{}
-	for id := range cands {
-		out[id] = o.TextWeight*bm[id] + o.VectorWeight*vec[id] + o.Feedback*prf[id]
+	bmTop, prfTop := 0.0, 0.0
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, c := range cands {
+		bmTop, prfTop = math.Max(bmTop, c.bm25), math.Max(prfTop, c.prf)
+		if c.vectorRank > 0 {
+			lo, hi = math.Min(lo, c.vector), math.Max(hi, c.vector)
+		}
+	}
+	out := make(map[string]float64, len(cands))
+	for id, c := range cands {
+		var bm, vec, prf float64
+		if bmTop > 0 {
+			bm = c.bm25 / bmTop
+		}
+		if c.vectorRank > 0 {
+			if hi > lo {
+				vec = (c.vector - lo) / (hi - lo)
+			} else if hi > 0 {
+				vec = 1
+			}
+		}
+		if prfTop > 0 {
+			prf = c.prf / prfTop
+		}
+		out[id] = o.TextWeight*bm + o.VectorWeight*vec + o.Feedback*prf
 	}
 	return out
 }

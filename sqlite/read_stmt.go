@@ -73,6 +73,19 @@ func (db *DB) readQueryRow(ctx context.Context, query string, args ...any) *sql.
 	return st.QueryRowContext(ctx, args...)
 }
 
+// keptReads is a querier over the reader pool's kept statements
+// (readQuery, readQueryRow), for code that also runs in a transaction
+// (checkModel) when it runs outside one at every search.
+type keptReads struct{ db *DB }
+
+func (k keptReads) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	return k.db.readQueryRow(ctx, query, args...)
+}
+
+func (k keptReads) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return k.db.readQuery(ctx, query, args...)
+}
+
 // closeReadStmts closes the prepared statements before the pool closes.
 func (db *DB) closeReadStmts() {
 	db.rstmts.mu.Lock()

@@ -68,9 +68,9 @@ func (s *MemoryService) searchWindow(ctx context.Context, match ftsMatch, where 
 	}
 	defer rows.Close()
 	var hits []*recall.SearchHit
+	var seq int64
 	for rows.Next() {
-		var seq int64
-		m, err := scanMemory(scanTail{rows, []any{&seq}})
+		m, err := scanMemoryWith(rows, &seq)
 		if err != nil {
 			return nil, 0, err
 		}

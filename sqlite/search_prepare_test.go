@@ -104,16 +104,16 @@ func TestSearch_StatementsPreparedOnce(t *testing.T) {
 	}
 }
 
-// TestVectorSearch_IndexCheckKept: the check every vector search makes
-// that its index is current (unchanged: the index's stamp and the stored
-// model in one statement) runs a kept statement, not one prepared and
-// thrown away at each search.
-func TestVectorSearch_IndexCheckKept(t *testing.T) {
+// searchedVectors is a store of 20 memories on one reader (which then
+// holds every statement) after five vector searches, inline or not (a
+// search that is not drains the embedding queue first).
+func searchedVectors(t *testing.T, inline bool) *DB {
+	t.Helper()
 	ctx := context.Background()
 	db := openDB(t)
-	db.read.SetMaxOpenConns(1) // one reader holds every statement
+	db.read.SetMaxOpenConns(1)
 	vs := NewVectorService(db, spikeEmbedder{}, nil)
-	vs.Inline = true
+	vs.Inline = inline
 	var ms []*recall.Memory
 	for i := range 20 {
 		ms = append(ms, &recall.Memory{Content: strings.Repeat("w ", i%8+1)})
@@ -126,6 +126,15 @@ func TestVectorSearch_IndexCheckKept(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	return db
+}
+
+// TestVectorSearch_IndexCheckKept: the check every vector search makes
+// that its index is current (unchanged: the index's stamp and the stored
+// model in one statement) runs a kept statement, not one prepared and
+// thrown away at each search.
+func TestVectorSearch_IndexCheckKept(t *testing.T) {
+	db := searchedVectors(t, true)
 	kept := false
 	for sql, n := range reprepares(t, db) {
 		if strings.Contains(sql, "vector_tombstones") && strings.Contains(sql, "store_meta WHERE key = ?") {
@@ -137,5 +146,31 @@ func TestVectorSearch_IndexCheckKept(t *testing.T) {
 	}
 	if !kept {
 		t.Fatal("the index check's statement is not kept: it is prepared at every search")
+	}
+}
+
+// TestVectorSearch_QueueStatementsKept: a vector search that drains the
+// embedding queue a little first (not Inline: a search process, a remote
+// provider) checks the stored model and reads the queue with kept
+// statements, not ones prepared and thrown away at every search; the
+// queue's LIMIT is bound so that it is not prepared again either.
+func TestVectorSearch_QueueStatementsKept(t *testing.T) {
+	db := searchedVectors(t, false)
+	model, queue := false, false
+	for sql, n := range reprepares(t, db) {
+		switch {
+		case strings.Contains(sql, "store_meta WHERE key = ?") && !strings.Contains(sql, "vector_tombstones"):
+			model = true
+		case strings.Contains(sql, "FROM embed_queue q CROSS JOIN memories m"):
+			queue = true
+		default:
+			continue
+		}
+		if n != 0 {
+			t.Errorf("prepared again %d times: %s", n, sql)
+		}
+	}
+	if !model || !queue {
+		t.Fatalf("kept: the model check %v, the queue read %v; want both", model, queue)
 	}
 }

@@ -61,15 +61,16 @@ type queuedItem struct {
 // the model and dimension of the first two arguments. CROSS JOIN makes
 // SQLite walk the queue and look its memories up: left to choose, it
 // scanned every memory and probed the queue for each, a cost that grew
-// with the store on every search even with nothing queued.
+// with the store on every search even with nothing queued. The LIMIT is
+// boundLimit so that the kept statement is not prepared again at each run.
 const queuedQuery = `SELECT m.id, m.version, m.title, m.content,
 		COALESCE((SELECT v.hash FROM memory_vectors v WHERE v.memory_seq = m.seq AND v.chunk = 0 AND v.model = ? AND v.dim = ?), '')
 		FROM embed_queue q CROSS JOIN memories m ON m.seq = q.memory_seq
-		ORDER BY q.attempts, q.queued_at LIMIT ?`
+		ORDER BY q.attempts, q.queued_at LIMIT ` + boundLimit
 
 // loadQueued returns the next queued memories, at most drainBatch.
 func (s *VectorService) loadQueued(ctx context.Context, e recall.Embedder) ([]queuedItem, error) {
-	rows, err := s.db.read.QueryContext(ctx, queuedQuery, e.Model(), e.Dim(), drainBatch)
+	rows, err := s.db.readQuery(ctx, queuedQuery, e.Model(), e.Dim(), drainBatch)
 	if err != nil {
 		return nil, fmt.Errorf("load queue: %w", err)
 	}

@@ -41,7 +41,9 @@ func (s *VectorService) DrainQueue(ctx context.Context, budget time.Duration) er
 		s.noteFailure(err)
 		return err
 	}
-	if err := s.checkModel(ctx, s.db.read, e); err != nil {
+	// A search process drains here at every search: the statements are
+	// kept, not prepared each time.
+	if err := s.checkModel(ctx, keptReads{s.db}, e); err != nil {
 		return nil
 	}
 	for ctx.Err() == nil {

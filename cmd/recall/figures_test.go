@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -59,8 +60,14 @@ func TestSearchFigures(t *testing.T) {
 	}
 	// The benchmark's clock: its memories are ten minutes apart.
 	now := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(n) * 10 * time.Minute)
-	search := func(q int, mode string) ([]*recall.SearchHit, error) {
-		return a.eng.Searcher().Search(ctx, recall.SearchQuery{Text: qs[q], Limit: 10, Mode: mode, Now: now})
+	// Each search carries the labels mode and q (the question's number),
+	// so that a CPU profile (go test -cpuprofile) can be cut to the
+	// slowest questions RECALL_FIGURES_TAIL logs (pprof -tagfocus).
+	search := func(q int, mode string) (hits []*recall.SearchHit, err error) {
+		pprof.Do(ctx, pprof.Labels("mode", mode, "q", strconv.Itoa(q)), func(ctx context.Context) {
+			hits, err = a.eng.Searcher().Search(ctx, recall.SearchQuery{Text: qs[q], Limit: 10, Mode: mode, Now: now})
+		})
+		return hits, err
 	}
 	modes := []string{recall.ModeHybrid, recall.ModeBM25}
 	if m := os.Getenv("RECALL_FIGURES_MODES"); m != "" {
@@ -99,7 +106,11 @@ func TestSearchFigures(t *testing.T) {
 		}
 		t.Logf("%-6s wall %s; client CPU %s; server CPU %s; target@10 %.3f", mode,
 			pcts(wall), pcts(client), pcts(srv), float64(found)/float64(queries))
-		logTail(t, mode, qs, wall, client, envInt(t, "RECALL_FIGURES_TAIL", 0))
+		by := wall
+		if os.Getenv("RECALL_FIGURES_TAIL_BY") == "cpu" {
+			by = client
+		}
+		logTail(t, mode, qs, by, wall, client, envInt(t, "RECALL_FIGURES_TAIL", 0))
 	}
 	if out := os.Getenv("RECALL_FIGURES_IDS"); out != "" {
 		b, err := json.Marshal(ids)
@@ -112,14 +123,16 @@ func TestSearchFigures(t *testing.T) {
 	}
 }
 
-// logTail logs the n slowest questions of a mode by wall time, with
-// their CPU time: the tail is what the p95 is made of.
-func logTail(t *testing.T, mode string, qs []string, wall, cpu []time.Duration, n int) {
+// logTail logs the n slowest questions of a mode by the times in by
+// (wall time, or CPU time with RECALL_FIGURES_TAIL_BY=cpu: on a busy
+// machine the wall tail is the machine's), with their wall and CPU time:
+// the tail is what the p95 is made of.
+func logTail(t *testing.T, mode string, qs []string, by, wall, cpu []time.Duration, n int) {
 	order := make([]int, len(qs))
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortFunc(order, func(a, b int) int { return int(wall[b] - wall[a]) })
+	slices.SortFunc(order, func(a, b int) int { return int(by[b] - by[a]) })
 	for _, q := range order[:min(n, len(order))] {
 		t.Logf("%-6s #%-3d wall %5.1f CPU %5.1f ms  %q", mode, q,
 			float64(wall[q].Microseconds())/1000, float64(cpu[q].Microseconds())/1000, qs[q])
