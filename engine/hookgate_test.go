@@ -70,6 +70,45 @@ func TestHookGate_HooksGoBetweenUpkeepTransactions(t *testing.T) {
 	next()
 }
 
+// Hooks come in bursts a few ms apart: the upkeep begins no transaction
+// until none has been at work for a while (upkeepQuiet), so the next
+// hook of a burst does not meet one; then it goes on.
+func TestHookGate_UpkeepWaitsOutABurstOfHooks(t *testing.T) {
+	engine.SetUpkeepQuiet(t, 300*time.Millisecond)
+	dir := t.TempDir()
+	gate := engine.UpkeepWriteGateFor(dir)
+	ctx := context.Background()
+	release := engine.HookGate(dir)
+	upkeepIn := make(chan struct{})
+	var done func()
+	go func() {
+		d, err := gate(ctx)
+		if err != nil {
+			t.Error(err)
+		}
+		done = d
+		close(upkeepIn)
+	}()
+	if !blocked(upkeepIn) {
+		t.Fatal("the upkeep began a transaction while a hook was at work")
+	}
+	release()
+	if !blocked(upkeepIn) {
+		t.Fatal("the upkeep began a transaction right after a hook, in its burst")
+	}
+	// The next hook of the burst goes on without waiting for the upkeep.
+	hookIn := make(chan func())
+	go func() { hookIn <- engine.HookGate(dir) }()
+	select {
+	case r := <-hookIn:
+		r()
+	case <-time.After(time.Second):
+		t.Fatal("the next hook of a burst waited for the upkeep")
+	}
+	<-upkeepIn // past the burst
+	done()
+}
+
 // The upkeep's wait for the hooks ends with its context: the write fails
 // (and a paced upkeep resumes later), it never hangs.
 func TestHookGate_UpkeepWaitEndsWithItsContext(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -40,14 +41,30 @@ func HookGate(dir string) (release func()) {
 // at work have finished.
 const upkeepGatePoll = 2 * time.Millisecond
 
+// upkeepQuiet is how long no hook must have been at work before the
+// upkeep begins a transaction. An agent's hooks come in bursts (a tool
+// call's PreToolUse and PostToolUse, parallel calls, the next turn's
+// prompt), a few ms apart: the upkeep used to begin a transaction in the
+// gap after each, and the next hook of the burst waited for it (a 4h
+// bucket: 3–7 ms, 15–35 ms at load 5 as the upkeep runs at nice 10).
+// Past the burst it goes on; a hook that comes later than this after
+// the previous one can still meet one transaction, and no longer waits
+// than before.
+var upkeepQuiet = 20 * time.Millisecond
+
 // upkeepWriteGate is the upkeep process's recall.StoreOptions.BeforeWrite
-// on the store in dir: it waits until no hook is at work, then holds
-// UpkeepWriteFile for the transaction (done lets go).
+// on the store in dir: it waits until no hook has been at work for
+// upkeepQuiet, then holds UpkeepWriteFile for the transaction (done lets
+// go).
 func upkeepWriteGate(dir string) func(ctx context.Context) (done func(), err error) {
 	if dir == "" {
 		return nil
 	}
+	var lastHook time.Time // when a hook was last seen at work
+	var mu sync.Mutex
 	return func(ctx context.Context) (func(), error) {
+		mu.Lock()
+		defer mu.Unlock()
 		gate, err := os.OpenFile(filepath.Join(dir, HookGateFile), os.O_RDWR|os.O_CREATE, 0o600)
 		if err != nil {
 			return func() {}, nil
@@ -55,11 +72,17 @@ func upkeepWriteGate(dir string) func(ctx context.Context) (done func(), err err
 		defer gate.Close()
 		for {
 			err := flock(gate, syscall.LOCK_EX|syscall.LOCK_NB)
-			if err == nil {
-				break
-			}
-			if !errors.Is(err, syscall.EWOULDBLOCK) {
+			if err != nil && !errors.Is(err, syscall.EWOULDBLOCK) {
 				return func() {}, nil
+			}
+			if err != nil {
+				lastHook = time.Now()
+			} else if time.Since(lastHook) >= upkeepQuiet {
+				break
+			} else {
+				// Free, but a hook was at work a moment ago: more of
+				// its burst may follow.
+				_ = flock(gate, syscall.LOCK_UN)
 			}
 			select {
 			case <-ctx.Done():
