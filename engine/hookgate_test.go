@@ -23,6 +23,21 @@ func blocked(ch <-chan struct{}) bool {
 	}
 }
 
+// upkeepTurn asks gate for the upkeep's next transaction aside: upkeepIn
+// closes when it is granted, and then done ends it.
+func upkeepTurn(t *testing.T, gate func(context.Context) (func(), error)) (upkeepIn chan struct{}, done *func()) {
+	upkeepIn, done = make(chan struct{}), new(func())
+	go func() {
+		d, err := gate(context.Background())
+		if err != nil {
+			t.Error(err)
+		}
+		*done = d
+		close(upkeepIn)
+	}()
+	return upkeepIn, done
+}
+
 // A hook waits for the upkeep's transaction under way and no longer; the
 // upkeep begins no transaction while a hook is at work, and goes on when
 // it is done.
@@ -46,16 +61,7 @@ func TestHookGate_HooksGoBetweenUpkeepTransactions(t *testing.T) {
 	done() // the transaction ends: the hook goes on at once
 	release := <-hookIn
 
-	upkeepIn := make(chan struct{})
-	var next func()
-	go func() {
-		d, err := gate(ctx)
-		if err != nil {
-			t.Error(err)
-		}
-		next = d
-		close(upkeepIn)
-	}()
+	upkeepIn, next := upkeepTurn(t, gate)
 	if !blocked(upkeepIn) {
 		t.Fatal("the upkeep began a transaction while a hook was at work")
 	}
@@ -67,7 +73,7 @@ func TestHookGate_HooksGoBetweenUpkeepTransactions(t *testing.T) {
 	}
 	second()
 	<-upkeepIn
-	next()
+	(*next)()
 }
 
 // Hooks come in bursts a few ms apart: the upkeep begins no transaction
@@ -77,18 +83,8 @@ func TestHookGate_UpkeepWaitsOutABurstOfHooks(t *testing.T) {
 	engine.SetUpkeepQuiet(t, 300*time.Millisecond)
 	dir := t.TempDir()
 	gate := engine.UpkeepWriteGateFor(dir)
-	ctx := context.Background()
 	release := engine.HookGate(dir)
-	upkeepIn := make(chan struct{})
-	var done func()
-	go func() {
-		d, err := gate(ctx)
-		if err != nil {
-			t.Error(err)
-		}
-		done = d
-		close(upkeepIn)
-	}()
+	upkeepIn, done := upkeepTurn(t, gate)
 	if !blocked(upkeepIn) {
 		t.Fatal("the upkeep began a transaction while a hook was at work")
 	}
@@ -106,7 +102,7 @@ func TestHookGate_UpkeepWaitsOutABurstOfHooks(t *testing.T) {
 		t.Fatal("the next hook of a burst waited for the upkeep")
 	}
 	<-upkeepIn // past the burst
-	done()
+	(*done)()
 }
 
 // The upkeep's wait for the hooks ends with its context: the write fails
