@@ -105,6 +105,22 @@ func TestHookGate_UpkeepWaitsOutABurstOfHooks(t *testing.T) {
 	(*done)()
 }
 
+// The upkeep learns when the last hook finished from the hook itself,
+// without taking the gate's lock while it waits: a hook that was done
+// before the upkeep looked (never seen at work) still starts the quiet
+// period.
+func TestHookGate_UpkeepQuietAfterAHookItNeverSaw(t *testing.T) {
+	engine.SetUpkeepQuiet(t, 300*time.Millisecond)
+	dir := t.TempDir()
+	engine.HookGate(dir)() // a hook came and went
+	upkeepIn, done := upkeepTurn(t, engine.UpkeepWriteGateFor(dir))
+	if !blocked(upkeepIn) {
+		t.Fatal("the upkeep began a transaction right after a hook it did not see")
+	}
+	<-upkeepIn
+	(*done)()
+}
+
 // The upkeep's wait for the hooks ends with its context: the write fails
 // (and a paced upkeep resumes later), it never hangs.
 func TestHookGate_UpkeepWaitEndsWithItsContext(t *testing.T) {
