@@ -23,6 +23,21 @@ func blocked(ch <-chan struct{}) bool {
 	}
 }
 
+// upkeepTurn asks gate for the upkeep's next transaction aside: upkeepIn
+// closes when it is granted, and then done ends it.
+func upkeepTurn(t *testing.T, gate func(context.Context) (func(), error)) (upkeepIn chan struct{}, done *func()) {
+	upkeepIn, done = make(chan struct{}), new(func())
+	go func() {
+		d, err := gate(context.Background())
+		if err != nil {
+			t.Error(err)
+		}
+		*done = d
+		close(upkeepIn)
+	}()
+	return upkeepIn, done
+}
+
 // A hook waits for the upkeep's transaction under way and no longer; the
 // upkeep begins no transaction while a hook is at work, and goes on when
 // it is done.
@@ -46,16 +61,7 @@ func TestHookGate_HooksGoBetweenUpkeepTransactions(t *testing.T) {
 	done() // the transaction ends: the hook goes on at once
 	release := <-hookIn
 
-	upkeepIn := make(chan struct{})
-	var next func()
-	go func() {
-		d, err := gate(ctx)
-		if err != nil {
-			t.Error(err)
-		}
-		next = d
-		close(upkeepIn)
-	}()
+	upkeepIn, next := upkeepTurn(t, gate)
 	if !blocked(upkeepIn) {
 		t.Fatal("the upkeep began a transaction while a hook was at work")
 	}
@@ -67,7 +73,52 @@ func TestHookGate_HooksGoBetweenUpkeepTransactions(t *testing.T) {
 	}
 	second()
 	<-upkeepIn
-	next()
+	(*next)()
+}
+
+// Hooks come in bursts a few ms apart: the upkeep begins no transaction
+// until none has been at work for a while (upkeepQuiet), so the next
+// hook of a burst does not meet one; then it goes on.
+func TestHookGate_UpkeepWaitsOutABurstOfHooks(t *testing.T) {
+	engine.SetUpkeepQuiet(t, 300*time.Millisecond)
+	dir := t.TempDir()
+	gate := engine.UpkeepWriteGateFor(dir)
+	release := engine.HookGate(dir)
+	upkeepIn, done := upkeepTurn(t, gate)
+	if !blocked(upkeepIn) {
+		t.Fatal("the upkeep began a transaction while a hook was at work")
+	}
+	release()
+	if !blocked(upkeepIn) {
+		t.Fatal("the upkeep began a transaction right after a hook, in its burst")
+	}
+	// The next hook of the burst goes on without waiting for the upkeep.
+	hookIn := make(chan func())
+	go func() { hookIn <- engine.HookGate(dir) }()
+	select {
+	case r := <-hookIn:
+		r()
+	case <-time.After(time.Second):
+		t.Fatal("the next hook of a burst waited for the upkeep")
+	}
+	<-upkeepIn // past the burst
+	(*done)()
+}
+
+// The upkeep learns when the last hook finished from the hook itself,
+// without taking the gate's lock while it waits: a hook that was done
+// before the upkeep looked (never seen at work) still starts the quiet
+// period.
+func TestHookGate_UpkeepQuietAfterAHookItNeverSaw(t *testing.T) {
+	engine.SetUpkeepQuiet(t, 300*time.Millisecond)
+	dir := t.TempDir()
+	engine.HookGate(dir)() // a hook came and went
+	upkeepIn, done := upkeepTurn(t, engine.UpkeepWriteGateFor(dir))
+	if !blocked(upkeepIn) {
+		t.Fatal("the upkeep began a transaction right after a hook it did not see")
+	}
+	<-upkeepIn
+	(*done)()
 }
 
 // The upkeep's wait for the hooks ends with its context: the write fails

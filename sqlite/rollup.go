@@ -66,10 +66,7 @@ func (s *RollupService) RunRollups(ctx context.Context, run recall.RollupRun) (*
 	} else {
 		err = s.run(ctx, run, rep, func(fn func(*Tx) error) error { return s.db.update(ctx, fn) })
 		if err == nil && len(run.Keep) > 0 {
-			err = s.db.update(ctx, func(tx *Tx) (err error) {
-				rep.Pruned, err = pruneRollups(ctx, tx, run.Now, run.Keep)
-				return err
-			})
+			rep.Pruned, err = s.prune(ctx, run.Now, run.Keep)
 		}
 	}
 	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
@@ -102,26 +99,6 @@ func (s *RollupService) run(ctx context.Context, run recall.RollupRun, rep *reca
 	return rollup.RunTiers(ctx, s.Policy, run, rep, func(fn func(rollup.JobTx) error) error {
 		return inTx(func(tx *Tx) error { return fn(jobTx{s, tx}) })
 	})
-}
-
-// pruneRollups deletes rollups already rolled into the next tier whose
-// bucket ended more than keep[type] before now; their links go with them.
-func pruneRollups(ctx context.Context, tx *Tx, now time.Time, keep map[string]time.Duration) (int, error) {
-	total := 0
-	for _, typ := range recall.BucketTypes {
-		d := keep[typ]
-		if d <= 0 {
-			continue
-		}
-		res, err := tx.ExecContext(ctx, `DELETE FROM memory_rollups WHERE bucket_type = ? AND rolled_at IS NOT NULL AND bucket_end < ?`,
-			typ, iso(now.Add(-d)))
-		if err != nil {
-			return 0, fmt.Errorf("prune %s rollups: %w", typ, err)
-		}
-		n, _ := res.RowsAffected()
-		total += int(n)
-	}
-	return total, nil
 }
 
 // nextPending returns the time of the earliest pending source at or after
