@@ -26,8 +26,9 @@ func maxRSS(ps *os.ProcessState) int64 {
 	if !ok {
 		return 0
 	}
+	peak := int64(ru.Maxrss) // int32 on 32-bit Linux
 	if runtime.GOOS == "darwin" || runtime.GOOS == "ios" {
-		return ru.Maxrss // bytes there, kilobytes elsewhere
+		return peak // bytes there, kilobytes elsewhere
 	}
-	return ru.Maxrss << 10
+	return peak << 10
 }
