@@ -36,8 +36,9 @@ const bm25K1 = 1.2
 // save.
 const minPruned = 1000
 
-// titleWeight is the title's weight in bm25Weights. A row with a word in
-// its title counts it at least titleWeight times, and scores about
+// titleWeight is the title's weight in bm25Weights (the first; a test
+// checks they agree). A row with a word in its title counts it at least
+// titleWeight times, and scores about
 // titleGain × the word's IDF at an average length: when the head's rows
 // are many (headShare windows or more), the window fills with such rows,
 // and titleGain × the commonest head word's IDF is the likely worst score

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -298,4 +299,14 @@ func FuzzSQLiteVarint(f *testing.F) {
 			t.Fatalf("%d round trip: %d, %d", v, got, n)
 		}
 	})
+}
+
+// The pruning's estimate of a window's worst score uses the title's
+// weight; it is the first of the weights the statements give bm25().
+func TestTitleWeight_IsBM25sFirstWeight(t *testing.T) {
+	first, _, _ := strings.Cut(bm25Weights, ",")
+	w, err := strconv.ParseFloat(strings.TrimSpace(first), 64)
+	if err != nil || w != titleWeight {
+		t.Fatalf("bm25Weights %q begins with %q (%v); titleWeight is %v", bm25Weights, first, err, titleWeight)
+	}
 }
