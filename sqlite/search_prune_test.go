@@ -140,54 +140,62 @@ func randomMatch(t *testing.T, s *MemoryService, rng *rand.Rand, word func() str
 	return m
 }
 
+// forRandomMatches calls f with n random queries on each of four random
+// stores.
+func forRandomMatches(t *testing.T, n int, f func(store int, s *MemoryService, rng *rand.Rand, m ftsMatch)) {
+	t.Helper()
+	for store := range 4 {
+		s, rng, word := randomStore(t, store)
+		for range n {
+			f(store, s, rng, randomMatch(t, s, rng, word))
+		}
+	}
+}
+
 func TestRankWindow_SameAsOneStatement(t *testing.T) {
 	ctx := context.Background()
 	var first, later, all, whole int
-	for store := range 4 {
-		s, rng, word := randomStore(t, store)
-		for range 250 {
-			m := randomMatch(t, s, rng, word)
-			window := []int{1, 2, 5, 13, 40, 133}[rng.IntN(6)]
-			want, err := s.rankExpr(ctx, m.expr, 0, window)
-			if err != nil {
-				t.Fatal(err)
-			}
-			essential := 1 + rng.IntN(max(1, len(m.terms)-1))
-			r := &ranking{m: m, window: window, first: essential, try: m.prunable()}
-			// First exact down to need rows (a search's limit), then the
-			// whole window.
-			need := 1 + rng.IntN(window)
-			if err := s.score(ctx, r, need); err != nil {
-				t.Fatal(err)
-			}
-			if n := r.exact(); n < min(need, len(want)) || !slices.Equal(byRank(r.rows[:n]), byRank(want[:n])) {
-				t.Fatalf("store %d %s window %d, need %d, %d essential (%v): exact %d of %v, want %v", store, m.expr, window, need, essential, r.exprs, n, r.rows, want)
-			}
-			if err := s.score(ctx, r, window); err != nil {
-				t.Fatal(err)
-			}
-			got, exprs := r.rows, r.exprs
-			if !slices.Equal(byRank(got), byRank(want)) {
-				t.Fatalf("store %d %s window %d, %d essential (%v): got %v, want %v", store, m.expr, window, essential, exprs, got, want)
-			}
-			scored := 0
-			for _, e := range exprs {
-				scored += matchCount(t, s, e)
-			}
-			switch {
-			case len(exprs) == 1:
-				whole++
-			case scored > matchCount(t, s, m.expr):
-				t.Fatalf("%s: %v scored %d rows, more than the expression matches", m.expr, exprs, scored)
-			case scored == matchCount(t, s, m.expr):
-				all++
-			case len(exprs) == len(levelExprs(m.terms, 0, essential)):
-				first++
-			default:
-				later++
-			}
+	forRandomMatches(t, 250, func(store int, s *MemoryService, rng *rand.Rand, m ftsMatch) {
+		window := []int{1, 2, 5, 13, 40, 133}[rng.IntN(6)]
+		want, err := s.rankExpr(ctx, m.expr, 0, window)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
+		essential := 1 + rng.IntN(max(1, len(m.terms)-1))
+		r := &ranking{m: m, window: window, first: essential, try: m.prunable()}
+		// First exact down to need rows (a search's limit), then the
+		// whole window.
+		need := 1 + rng.IntN(window)
+		if err := s.score(ctx, r, need); err != nil {
+			t.Fatal(err)
+		}
+		if n := r.exact(); n < min(need, len(want)) || !slices.Equal(byRank(r.rows[:n]), byRank(want[:n])) {
+			t.Fatalf("store %d %s window %d, need %d, %d essential (%v): exact %d of %v, want %v", store, m.expr, window, need, essential, r.exprs, n, r.rows, want)
+		}
+		if err := s.score(ctx, r, window); err != nil {
+			t.Fatal(err)
+		}
+		got, exprs := r.rows, r.exprs
+		if !slices.Equal(byRank(got), byRank(want)) {
+			t.Fatalf("store %d %s window %d, %d essential (%v): got %v, want %v", store, m.expr, window, essential, exprs, got, want)
+		}
+		scored := 0
+		for _, e := range exprs {
+			scored += matchCount(t, s, e)
+		}
+		switch {
+		case len(exprs) == 1:
+			whole++
+		case scored > matchCount(t, s, m.expr):
+			t.Fatalf("%s: %v scored %d rows, more than the expression matches", m.expr, exprs, scored)
+		case scored == matchCount(t, s, m.expr):
+			all++
+		case len(exprs) == len(levelExprs(m.terms, 0, essential)):
+			first++
+		default:
+			later++
+		}
+	})
 	t.Logf("pruned at the first split %d, at a later one %d; every row scored %d, at once %d", first, later, all, whole)
 	if first < 50 || later < 30 || all < 50 {
 		t.Fatalf("pruned at the first split %d, at a later one %d, not at all %d: the stores do not exercise each", first, later, all)
@@ -364,66 +372,62 @@ func TestTitleWeight_IsBM25sFirstWeight(t *testing.T) {
 func TestSearchWindow_SameAsWholeWindow(t *testing.T) {
 	ctx := context.Background()
 	var early, late, tied, pruned int
-	for store := range 4 {
-		s, rng, word := randomStore(t, store)
-		for range 200 {
-			m := randomMatch(t, s, rng, word)
-			m.first = 1 + rng.IntN(max(1, len(m.terms)-1))
-			limit := []int{1, 3, 10, 40, 100}[rng.IntN(5)]
-			window := limit + limit/4 + 8
-			var f recall.MemoryFilter
-			if p := []string{"", "p1", "p2"}[rng.IntN(3)]; p != "" {
-				f.Project = &p
+	forRandomMatches(t, 200, func(_ int, s *MemoryService, rng *rand.Rand, m ftsMatch) {
+		m.first = 1 + rng.IntN(max(1, len(m.terms)-1))
+		limit := []int{1, 3, 10, 40, 100}[rng.IntN(5)]
+		window := limit + limit/4 + 8
+		var f recall.MemoryFilter
+		if p := []string{"", "p1", "p2"}[rng.IntN(3)]; p != "" {
+			f.Project = &p
+		}
+		where, args, err := whereMemories(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.searchWindow(ctx, m, where, args, window, limit, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The whole window, loaded whole.
+		ranked, err := s.rankExpr(ctx, m.expr, 0, window)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all, err := s.loadHits(ctx, ranked, where, args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.SortFunc(all, func(a, b *recall.SearchHit) int {
+			if a.Score != b.Score {
+				return -cmp.Compare(a.Score, b.Score)
 			}
-			where, args, err := whereMemories(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := s.searchWindow(ctx, m, where, args, window, limit, false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			// The whole window, loaded whole.
-			ranked, err := s.rankExpr(ctx, m.expr, 0, window)
-			if err != nil {
-				t.Fatal(err)
-			}
-			all, err := s.loadHits(ctx, ranked, where, args)
-			if err != nil {
-				t.Fatal(err)
-			}
-			slices.SortFunc(all, func(a, b *recall.SearchHit) int {
-				if a.Score != b.Score {
-					return -cmp.Compare(a.Score, b.Score)
-				}
-				return cmp.Compare(a.Memory.ID, b.Memory.ID)
-			})
-			want := all[:min(len(all), limit)]
-			if done := len(all) >= limit || len(ranked) < window; len(got.hits) != len(want) || got.done != done {
-				t.Fatalf("%s limit %d %v: %d hits (done %v), want %d (%v)", m.expr, limit, f.Project, len(got.hits), got.done, len(want), done)
-			}
-			for i := range want {
-				if got.hits[i].Memory.ID != want[i].Memory.ID || got.hits[i].Score != want[i].Score {
-					t.Fatalf("%s limit %d %v: hit %d is %s %v, want %s %v", m.expr, limit, f.Project, i, got.hits[i].Memory.ID, got.hits[i].Score, want[i].Memory.ID, want[i].Score)
-				}
-			}
-			if got.loaded < len(ranked) {
-				early++
-			} else {
-				late++
-			}
-			if len(ranked) > limit && ranked[limit].rank == ranked[limit-1].rank {
-				tied++
-			}
-			scored := 0
-			for _, e := range got.exprs {
-				scored += matchCount(t, s, e)
-			}
-			if scored < matchCount(t, s, m.expr) {
-				pruned++
+			return cmp.Compare(a.Memory.ID, b.Memory.ID)
+		})
+		want := all[:min(len(all), limit)]
+		if done := len(all) >= limit || len(ranked) < window; len(got.hits) != len(want) || got.done != done {
+			t.Fatalf("%s limit %d %v: %d hits (done %v), want %d (%v)", m.expr, limit, f.Project, len(got.hits), got.done, len(want), done)
+		}
+		for i := range want {
+			if got.hits[i].Memory.ID != want[i].Memory.ID || got.hits[i].Score != want[i].Score {
+				t.Fatalf("%s limit %d %v: hit %d is %s %v, want %s %v", m.expr, limit, f.Project, i, got.hits[i].Memory.ID, got.hits[i].Score, want[i].Memory.ID, want[i].Score)
 			}
 		}
-	}
+		if got.loaded < len(ranked) {
+			early++
+		} else {
+			late++
+		}
+		if len(ranked) > limit && ranked[limit].rank == ranked[limit-1].rank {
+			tied++
+		}
+		scored := 0
+		for _, e := range got.exprs {
+			scored += matchCount(t, s, e)
+		}
+		if scored < matchCount(t, s, m.expr) {
+			pruned++
+		}
+	})
 	t.Logf("loaded early %d, the whole window %d; tied at the limit %d; pruned %d", early, late, tied, pruned)
 	if early < 100 || late < 100 || tied < 30 || pruned < 100 {
 		t.Fatalf("loaded early %d, the whole window %d, tied %d, pruned %d: the stores do not exercise each", early, late, tied, pruned)
