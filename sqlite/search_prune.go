@@ -13,10 +13,10 @@ import (
 // a statement of its own). The query's common kept words match many rows,
 // most of which match them alone and score low: a row that matches only
 // some of the words scores below the sum of their IDF × (k1 + 1),
-// whatever its text. rankWindow therefore scores first the rows of the
+// whatever its text. A search therefore scores first the rows of the
 // rarer words (the essential ones), and leaves unscored the rows of the
-// commoner words alone when the window's worst score beats the sum of
-// their bounds (MaxScore pruning, exact):
+// commoner words alone when the score of the last row it needs (its
+// limit) beats the sum of their bounds (MaxScore pruning, exact):
 //
 //   - FTS5's BM25 is a sum over the query's phrases, in their order, of
 //     IDF × f(k1+1) / (f + k1(1 − b + b·D/avgdl)), where f is the
@@ -38,8 +38,8 @@ import (
 //     single statement gives it, and every row is scored at most once;
 //   - SQLite's sorter keeps, of rows of equal score, those it met first,
 //     and FTS5 meets rows by rowid: the windows merge by (score, rowid).
-//     Unscored rows score strictly below the window's worst (the check
-//     is strict, with a margin), so they tie with none of its rows.
+//     Unscored rows score strictly below the rows above the bound (the
+//     check is strict, with a margin), so they tie with none of them.
 
 // k1 is FTS5's BM25 constant k1: one phrase adds at most IDF × (k1 + 1).
 const bm25K1 = 1.2
@@ -53,9 +53,9 @@ const minPruned = 1000
 // checks they agree). A row with a word in its title counts it at least
 // titleWeight times, and scores about
 // titleGain × the word's IDF at an average length: when the essential
-// words' rows are many (headShare windows or more), the window fills
-// with such rows, and titleGain × the commonest essential word's IDF is
-// the likely worst score of the window. Pruning is tried only when that
+// words' rows are many (headShare times the rows needed or more), the
+// needed rows are such rows, and titleGain × the commonest essential
+// word's IDF is the likely score of the last of them. Pruning is tried only when that
 // beats the bound of the words left out: on the 200 benchmark questions
 // at 100,000 memories a failed try (the common word scored after all, by
 // a third statement) cost 0.5–1.5 ms, and without this estimate 42 of 56
