@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -41,44 +42,64 @@ func (s *MemoryService) Search(ctx context.Context, q recall.SearchQuery) ([]*re
 	// than the limit: most memories pass the usual filters, and when too
 	// many do not, the window grows.
 	for window := limit + limit/4 + 8; ; window *= 4 {
-		hits, matched, err := s.searchWindow(ctx, match, where, args, window, limit, q.Explain)
-		if err != nil || len(hits) >= limit || matched < window {
-			return hits, err
+		w, err := s.searchWindow(ctx, match, where, args, window, limit, q.Explain)
+		if err != nil || w.done {
+			return w.hits, err
 		}
 	}
 }
 
+// windowHits is what searchWindow found: the hits, whether they are the
+// search's (limit of them, or the window held every match), and, for
+// tests, the rows it loaded and the expressions it scored.
+type windowHits struct {
+	hits   []*recall.SearchHit
+	done   bool
+	loaded int
+	exprs  []string
+}
+
 // searchWindow ranks the best window matches and returns those of them
-// that pass the filter (at most limit), and how many matches it ranked.
-func (s *MemoryService) searchWindow(ctx context.Context, match ftsMatch, where string, args []any, window, limit int, explain bool) ([]*recall.SearchHit, int, error) {
-	ranked, _, err := s.rankWindow(ctx, match, window)
-	if err != nil || len(ranked) == 0 {
-		return nil, 0, err
+// that pass the filter (at most limit).
+//
+// The hits are the first limit of the window's passing rows by score,
+// then id. When the limit-th row of the window and the rows tied with it
+// end before the window does, the rows after them score lower and cannot
+// be hits unless fewer than limit of those before pass: so these are
+// scored exactly and loaded first (about limit rows, not the window's),
+// and the rest only when needed.
+func (s *MemoryService) searchWindow(ctx context.Context, match ftsMatch, where string, args []any, window, limit int, explain bool) (windowHits, error) {
+	r := newRanking(match, window, limit)
+	if err := s.score(ctx, r, limit); err != nil {
+		return windowHits{}, err
 	}
-	score := make(map[int64]float64, len(ranked))
-	seqs := make([]int64, len(ranked))
-	for i, r := range ranked {
-		score[r.seq] = -r.rank
-		seqs[i] = r.seq
-	}
-	rows, err := s.db.readQuery(ctx, `SELECT `+memoryColumns+`, m.seq
-		FROM memories m WHERE m.seq IN `+inList+` AND `+where, append([]any{jsonInts(seqs)}, args...)...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("search: %w", err)
-	}
-	defer rows.Close()
 	var hits []*recall.SearchHit
-	var seq int64
-	for rows.Next() {
-		m, err := scanMemoryWith(rows, &seq)
-		if err != nil {
-			return nil, 0, err
+	var first []rankedRow
+	// The limit-th row is exact (score), and so are the rows tied with it.
+	if cut := tiedCut(r.rows, limit); cut < window {
+		var err error
+		if hits, err = s.loadHits(ctx, r.rows[:cut], where, args); err != nil {
+			return windowHits{}, err
 		}
-		hits = append(hits, &recall.SearchHit{Memory: m, Score: score[seq]})
+		first = slices.Clone(r.rows[:cut])
 	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, err
+	loaded := len(first)
+	if len(hits) < limit {
+		if err := s.score(ctx, r, window); err != nil {
+			return windowHits{}, err
+		}
+		// Scoring on keeps the exact rows first, unless the index
+		// changed and the window was scored again at once.
+		if !slices.Equal(r.rows[:min(loaded, len(r.rows))], first) {
+			hits, loaded = nil, 0
+		}
+		more, err := s.loadHits(ctx, r.rows[loaded:], where, args)
+		if err != nil {
+			return windowHits{}, err
+		}
+		hits, loaded = append(hits, more...), len(r.rows)
 	}
+	done := len(hits) >= limit || len(r.rows) < window
 	sort.SliceStable(hits, func(i, j int) bool {
 		if hits[i].Score != hits[j].Score {
 			return hits[i].Score > hits[j].Score
@@ -91,7 +112,51 @@ func (s *MemoryService) searchWindow(ctx context.Context, match ftsMatch, where 
 			h.Explain = &recall.HitExplain{BM25: h.Score, BM25Rank: i + 1, Fused: h.Score}
 		}
 	}
-	return hits, len(seqs), nil
+	return windowHits{hits: hits, done: done, loaded: loaded, exprs: r.exprs}, nil
+}
+
+// tiedCut is how many of the ranked rows come before the first that
+// ranks below the limit-th (len(rows) when there are not limit rows or
+// no row ranks below it).
+func tiedCut(rows []rankedRow, limit int) int {
+	if len(rows) < limit {
+		return len(rows)
+	}
+	cut := limit
+	for cut < len(rows) && rows[cut].rank == rows[limit-1].rank {
+		cut++
+	}
+	return cut
+}
+
+// loadHits loads the ranked rows that pass the filter, each with its
+// score, in no particular order.
+func (s *MemoryService) loadHits(ctx context.Context, ranked []rankedRow, where string, args []any) ([]*recall.SearchHit, error) {
+	if len(ranked) == 0 {
+		return nil, nil
+	}
+	score := make(map[int64]float64, len(ranked))
+	seqs := make([]int64, len(ranked))
+	for i, r := range ranked {
+		score[r.seq] = -r.rank
+		seqs[i] = r.seq
+	}
+	rows, err := s.db.readQuery(ctx, `SELECT `+memoryColumns+`, m.seq
+		FROM memories m WHERE m.seq IN `+inList+` AND `+where, append([]any{jsonInts(seqs)}, args...)...)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	defer rows.Close()
+	var hits []*recall.SearchHit
+	var seq int64
+	for rows.Next() {
+		m, err := scanMemoryWith(rows, &seq)
+		if err != nil {
+			return nil, err
+		}
+		hits = append(hits, &recall.SearchHit{Memory: m, Score: score[seq]})
+	}
+	return hits, rows.Err()
 }
 
 // boundLimit is a LIMIT bound at each run. SQLite reads a bare `LIMIT ?`
@@ -123,6 +188,7 @@ type ftsMatch struct {
 	counts []int
 	rows   int64
 	index  []byte
+	first  int // tests: the words to score first (0: as essential estimates)
 }
 
 // matchExpr builds the FTS5 expression for a query. On a store of 2,000

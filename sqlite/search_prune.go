@@ -10,42 +10,56 @@ import (
 
 // A full-text search scores every row its expression matches, and scoring
 // costs far more than matching (FTS5's bm25() reads each row's length with
-// a statement of its own). When the query's most common kept term matches
-// many rows, most of them match it alone and score low: such a row scores
-// at most that term's IDF × (k1 + 1), whatever its text. rankWindow
-// therefore scores first the rows of the other (rarer) terms, and leaves
-// the common term's other rows unscored when the window's worst score
-// beats that bound (MaxScore pruning, exact):
+// a statement of its own). The query's common kept words match many rows,
+// most of which match them alone and score low: a row that matches only
+// some of the words scores below the sum of their IDF × (k1 + 1),
+// whatever its text. A search therefore scores first the rows of the
+// rarer words (the essential ones), and leaves unscored the rows of the
+// commoner words alone when the score of the last row it needs (its
+// limit) beats the sum of their bounds (MaxScore pruning, exact):
 //
 //   - FTS5's BM25 is a sum over the query's phrases, in their order, of
-//     IDF × f(k1+1) / (f + k1(1 − b + b·D/avgdl)); IDF, N and avgdl are
-//     the whole table's, so they are the same in any expression over the
-//     same phrases, and a phrase a row lacks adds exactly 0.0;
-//   - "(head) AND (tail)" and "(head) NOT (tail)" keep the full query's
-//     phrase order, so they give the rows of the head terms the very same
-//     scores, bit for bit; "(tail) NOT (head)", run when pruning fails,
-//     keeps the tail's order, and the head phrases it puts after add 0.0;
+//     IDF × f(k1+1) / (f + k1(1 − b + b·D/avgdl)), where f is the
+//     phrase's hits weighted by column; since the length term is
+//     positive, f/(f + …) < 1 and a phrase adds less than IDF × (k1+1).
+//     IDF (floored at 1e-6), N and avgdl are the whole table's, so they
+//     are the same in any expression over the same phrases, and a phrase
+//     a row lacks adds exactly 0.0;
+//   - the words are kept rarest first (matchExpr), so their bounds
+//     ascend from last to first: the non-essential words are always a
+//     suffix of the expression;
+//   - a level scores the rows of some words M that match none of the
+//     words scored before (H), with statements whose phrases are M, then
+//     the words after (T), then H: "((M) AND (T)) NOT (H)" and
+//     "(M) NOT ((H) OR (T))" (without the empty parts). Of the rows a
+//     statement returns, only the phrases of M and T can be present, and
+//     they keep the full query's order; H's phrases, absent, add 0.0
+//     wherever they stand: each row gets the very score, bit for bit, the
+//     single statement gives it, and every row is scored at most once;
 //   - SQLite's sorter keeps, of rows of equal score, those it met first,
 //     and FTS5 meets rows by rowid: the windows merge by (score, rowid).
+//     Unscored rows score strictly below the rows above the bound (the
+//     check is strict, with a margin), so they tie with none of them.
 
 // k1 is FTS5's BM25 constant k1: one phrase adds at most IDF × (k1 + 1).
 const bm25K1 = 1.2
 
-// minPruned is the fewest rows the tail term must match for a search to
-// try pruning: below it the extra statements cost more than they can
-// save.
+// minPruned is the fewest rows the non-essential words must match for a
+// search to try pruning: below it the extra statements cost more than
+// they can save.
 const minPruned = 1000
 
 // titleWeight is the title's weight in bm25Weights (the first; a test
 // checks they agree). A row with a word in its title counts it at least
 // titleWeight times, and scores about
-// titleGain × the word's IDF at an average length: when the head's rows
-// are many (headShare windows or more), the window fills with such rows,
-// and titleGain × the commonest head word's IDF is the likely worst score
-// of the window. Pruning is tried only when that beats the tail's bound:
-// on the 200 benchmark questions at 100,000 memories a failed try (the
-// tail scored after all, by a third statement) cost 0.5–1.5 ms, and
-// without this estimate 42 of 56 tries failed; with it, 5 of 16.
+// titleGain × the word's IDF at an average length: when the essential
+// words' rows are many (headShare times the rows needed or more), the
+// needed rows are such rows, and titleGain × the commonest essential
+// word's IDF is the likely score of the last of them. Pruning is tried only when that
+// beats the bound of the words left out: on the 200 benchmark questions
+// at 100,000 memories a failed try (the common word scored after all, by
+// a third statement) cost 0.5–1.5 ms, and without this estimate 42 of 56
+// tries of one common word failed; with it, 5 of 16.
 const (
 	titleWeight = 10.0
 	titleGain   = (bm25K1 + 1) * titleWeight / (titleWeight + bm25K1)
@@ -59,51 +73,123 @@ type rankedRow struct {
 	rank float64
 }
 
-// rankWindow returns the window best matches of m, best first (by rank,
-// then rowid), as one statement over the whole expression would, and the
-// expressions it scored (for tests: the rows scored are theirs).
-func (s *MemoryService) rankWindow(ctx context.Context, m ftsMatch, window int) ([]rankedRow, []string, error) {
-	head, tail, bound, ok := m.pruning()
-	return s.rankPruned(ctx, m, window, head, tail, bound, ok && m.worthPruning(window, bound))
+// ranking is a full-text window being scored: the window best rows of
+// those scored so far, by rank then rowid, and the expressions scored
+// (for tests: the rows scored are theirs). Once the rows of terms[:done]
+// are scored, every row not scored scores below bound(done), so the
+// window's rows above it are the single statement's first rows (exact).
+type ranking struct {
+	m      ftsMatch
+	window int
+	rows   []rankedRow
+	exprs  []string
+	first  int  // the words the first level scores
+	try    bool // prune; else the expression is scored at once
+	done   int  // terms[:done]'s rows are scored
+	all    bool // every row is scored
 }
 
-// rankPruned is rankWindow, pruning when try is set (tests try it
-// whenever m may be pruned).
-func (s *MemoryService) rankPruned(ctx context.Context, m ftsMatch, window int, head, tail string, bound float64, try bool) ([]rankedRow, []string, error) {
-	if !try {
-		rows, err := s.rankExpr(ctx, m.expr, m.from, window)
-		return rows, []string{m.expr}, err
+// newRanking starts the ranking of m's window best rows, pruning when
+// that likely pays for a search that needs the first need of them.
+func newRanking(m ftsMatch, window, need int) *ranking {
+	first, ok := m.essential(need)
+	if m.first > 0 {
+		first, ok = m.first, m.prunable()
 	}
-	exprs := []string{"(" + head + ") AND (" + tail + ")", "(" + head + ") NOT (" + tail + ")"}
-	var best []rankedRow
-	for _, e := range exprs {
-		rows, err := s.rankExpr(ctx, e, 0, window)
-		if err != nil {
-			return nil, nil, err
+	return &ranking{m: m, window: window, first: first, try: ok}
+}
+
+// exact is how many of the window's first rows are the single
+// statement's: all once every row is scored, else those above the bound
+// of the rows not scored (the margin covers the rounding of the sum and
+// of log, Go's and C's).
+func (r *ranking) exact() int {
+	if r.all {
+		return len(r.rows)
+	}
+	b := r.m.bound(r.done) * (1 + 1e-9)
+	n := 0
+	for n < len(r.rows) && -r.rows[n].rank > b {
+		n++
+	}
+	return n
+}
+
+// known says whether the window's first need rows are exact.
+func (r *ranking) known(need int) bool {
+	return r.all || len(r.rows) >= need && -r.rows[need-1].rank > r.m.bound(r.done)*(1+1e-9)
+}
+
+// rankWindow returns the window best matches of m, best first (by rank,
+// then rowid), as one statement over the whole expression would, and the
+// expressions it scored.
+func (s *MemoryService) rankWindow(ctx context.Context, m ftsMatch, window int) ([]rankedRow, []string, error) {
+	r := newRanking(m, window, window)
+	err := s.score(ctx, r, window)
+	return r.rows, r.exprs, err
+}
+
+// score scores r until its first need rows are exact (need ≤ window):
+// level by level, each scoring the words whose rows may still rank.
+func (s *MemoryService) score(ctx context.Context, r *ranking, need int) error {
+	if r.known(need) {
+		return nil
+	}
+	if !r.try {
+		rows, err := s.rankExpr(ctx, r.m.expr, r.m.from, r.window)
+		r.rows, r.exprs, r.all = rows, append(r.exprs, r.m.expr), true
+		return err
+	}
+	for next := r.first; !r.known(need); {
+		if r.done > 0 {
+			// Up to the first suffix of words that the need-th row beats
+			// (all, when there are fewer rows than need).
+			for next = r.done + 1; next < len(r.m.terms); next++ {
+				if len(r.rows) >= need && -r.rows[need-1].rank > r.m.bound(next)*(1+1e-9) {
+					break
+				}
+			}
 		}
-		best = mergeRanked(best, rows, window)
-	}
-	// A row of the tail terms alone scores below bound; the margin covers
-	// the rounding of the sum and of log (Go's and C's).
-	if len(best) < window || -best[window-1].rank <= bound*(1+1e-9) {
-		rest := "(" + tail + ") NOT (" + head + ")"
-		rows, err := s.rankExpr(ctx, rest, 0, window)
-		if err != nil {
-			return nil, nil, err
+		for _, e := range levelExprs(r.m.terms, r.done, next) {
+			rows, err := s.rankExpr(ctx, e, 0, r.window)
+			if err != nil {
+				return err
+			}
+			r.rows, r.exprs = mergeRanked(r.rows, rows, r.window), append(r.exprs, e)
 		}
-		best, exprs = mergeRanked(best, rows, window), append(exprs, rest)
+		r.done, r.all = next, next == len(r.m.terms)
 	}
-	// The statements and the counts the bound came from must have seen
+	// The statements and the counts the bounds came from must have seen
 	// one index: a write in between (another connection, another
 	// process) would mix two. Then the expression is scored at once.
-	if same, err := s.indexUnchanged(ctx, m.index); err != nil || !same {
+	if same, err := s.indexUnchanged(ctx, r.m.index); err != nil || !same {
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
-		rows, err := s.rankExpr(ctx, m.expr, m.from, window)
-		return rows, append(exprs, m.expr), err
+		rows, err := s.rankExpr(ctx, r.m.expr, r.m.from, r.window)
+		r.rows, r.exprs, r.all, r.try = rows, append(r.exprs, r.m.expr), true, false
+		return err
 	}
-	return best, exprs, nil
+	return nil
+}
+
+// levelExprs are the statements' expressions that score the rows of
+// terms[done:next] that match none of terms[:done], with the phrases in
+// the order the package comment gives.
+func levelExprs(terms []string, done, next int) []string {
+	h, m, t := terms[:done], quoteTerms(terms[done:next]), terms[next:]
+	switch {
+	case len(t) == 0 && len(h) == 0:
+		return []string{m}
+	case len(t) == 0:
+		return []string{"(" + m + ") NOT (" + quoteTerms(h) + ")"}
+	case len(h) == 0:
+		return []string{"(" + m + ") AND (" + quoteTerms(t) + ")", "(" + m + ") NOT (" + quoteTerms(t) + ")"}
+	}
+	return []string{
+		"((" + m + ") AND (" + quoteTerms(t) + ")) NOT (" + quoteTerms(h) + ")",
+		"(" + m + ") NOT ((" + quoteTerms(h) + ") OR (" + quoteTerms(t) + "))",
+	}
 }
 
 // indexUnchanged says whether the full-text index's structure record is
@@ -117,28 +203,42 @@ func (s *MemoryService) indexUnchanged(ctx context.Context, index []byte) (bool,
 	return bytes.Equal(now, index), nil
 }
 
-// pruning says how a search of m may be pruned: the head (all kept terms
-// but the most common) and tail expressions, and the bound of a row that
-// matches the tail alone. ok is false when it may not.
-func (m ftsMatch) pruning() (head, tail string, bound float64, ok bool) {
-	k := len(m.terms) - 1
-	if k < 1 || m.from > 0 || m.rows <= 0 || len(m.counts) != len(m.terms) || m.index == nil {
-		return "", "", 0, false
-	}
-	for _, n := range m.counts[k:] {
-		bound += (bm25K1 + 1) * idf(m.rows, n)
-	}
-	return quoteTerms(m.terms[:k]), quoteTerms(m.terms[k:]), bound, true
+// prunable says whether a search of m may be pruned at all: it has two
+// kept words or more, each counted exactly in the index the row count
+// and the structure record come from, and scores every row (no rowid
+// floor).
+func (m ftsMatch) prunable() bool {
+	return len(m.terms) >= 2 && m.from == 0 && m.rows > 0 && len(m.counts) == len(m.terms) && m.index != nil
 }
 
-// worthPruning says whether pruning m likely pays (see titleGain).
-func (m ftsMatch) worthPruning(window int, bound float64) bool {
-	k := len(m.terms) - 1
-	headRows := 0
-	for _, n := range m.counts[:k] {
-		headRows += n
+// bound is what a row matching only words of terms[k:] scores less than.
+func (m ftsMatch) bound(k int) float64 {
+	var b float64
+	for _, n := range m.counts[k:] {
+		b += (bm25K1 + 1) * idf(m.rows, n)
 	}
-	return m.counts[k] >= minPruned && headRows >= headShare*window && titleGain*idf(m.rows, m.counts[k-1]) > bound
+	return b
+}
+
+// essential says how many of m's first words a search that needs need
+// rows scores first: the fewest whose rows likely fill need rows above
+// the others' bound (see titleGain) while the others match minPruned rows
+// or more; ok is false when no split likely pays.
+func (m ftsMatch) essential(need int) (k int, ok bool) {
+	if !m.prunable() {
+		return 0, false
+	}
+	head, tail := 0, 0
+	for _, n := range m.counts {
+		tail += n
+	}
+	for k = 1; k < len(m.terms); k++ {
+		head, tail = head+m.counts[k-1], tail-m.counts[k-1]
+		if tail >= minPruned && head >= headShare*need && titleGain*idf(m.rows, m.counts[k-1]) > m.bound(k) {
+			return k, true
+		}
+	}
+	return 0, false
 }
 
 // idf is FTS5's IDF of a phrase matching hits of n rows, floored as

@@ -61,91 +61,144 @@ func storeRows(t *testing.T, s *MemoryService) int64 {
 // Pruned or not, a window is the one statement over the whole expression
 // gives: the same rows with the same scores, bit for bit, on random
 // stores (repeated texts make ties at every window edge) and random
-// queries and windows, with pruning tried at any tail size.
-func TestRankWindow_SameAsOneStatement(t *testing.T) {
-	ctx := context.Background()
-	var pruned, fallback, whole int
-	for store := range 4 {
-		rng := rand.New(rand.NewPCG(uint64(store), 17))
-		s := NewMemoryService(openDB(t))
-		vocab := make([]string, 12+store*6)
-		for i := range vocab {
-			vocab[i] = fmt.Sprintf("w%dx", i)
-		}
-		// Word i is drawn about 1/(i+1) as often as word 0.
-		word := func() string {
-			for {
-				i := rng.IntN(len(vocab))
-				if rng.IntN(i+1) == 0 {
-					return vocab[i]
-				}
-			}
-		}
-		text := func(n int) string {
-			var w []string
-			for range n {
-				w = append(w, word())
-			}
-			return strings.Join(w, " ")
-		}
-		var batch []*recall.Memory
-		for i := range 300 + store*150 {
-			if i > 0 && rng.IntN(4) == 0 { // a copy of an earlier memory: equal scores
-				c := *batch[rng.IntN(len(batch))]
-				c.ID = ""
-				batch = append(batch, &c)
-				continue
-			}
-			m := &recall.Memory{Content: text(1 + rng.IntN(12))}
-			if rng.IntN(3) == 0 {
-				m.Title = text(1 + rng.IntN(3))
-			}
-			if rng.IntN(4) == 0 {
-				m.Tags = []string{word()}
-			}
-			batch = append(batch, m)
-		}
-		if _, err := s.ImportMemories(ctx, batch); err != nil {
-			t.Fatal(err)
-		}
-		rows, index := storeRows(t, s), structureRecord(t, s)
-		for range 150 {
-			var terms []string
-			for range 2 + rng.IntN(3) {
-				if w := word(); !slices.Contains(terms, w) {
-					terms = append(terms, w)
-				}
-			}
-			m := ftsMatch{expr: quoteTerms(terms), terms: terms, rows: rows, index: index}
-			for _, w := range terms {
-				m.counts = append(m.counts, matchCount(t, s, quoteTerms([]string{w})))
-			}
-			window := []int{1, 2, 5, 13, 40, 133}[rng.IntN(6)]
-			want, err := s.rankExpr(ctx, m.expr, 0, window)
-			if err != nil {
-				t.Fatal(err)
-			}
-			head, tail, bound, ok := m.pruning()
-			got, exprs, err := s.rankPruned(ctx, m, window, head, tail, bound, ok)
-			if err != nil {
-				t.Fatal(err)
-			}
-			switch len(exprs) {
-			case 1:
-				whole++
-			case 2:
-				pruned++
-			default:
-				fallback++
-			}
-			if !slices.Equal(byRank(got), byRank(want)) {
-				t.Fatalf("store %d %s window %d (%v): got %v, want %v", store, m.expr, window, exprs, got, want)
+// queries of up to six words, several of them common, and random
+// windows, with pruning tried at any split of the words: pruned at the
+// first split, at a later one, or not at all. Scored first for fewer rows
+// than the window (a search's limit), the rows above the bound are the
+// statement's first rows, at least as many as asked.
+// randomStore is one of the random stores of the pruning's property
+// tests: memories of words drawn from a vocabulary where word i comes
+// about 1/(i+1) as often as word 0, some in titles and tags, a quarter of
+// them copies of earlier ones (equal scores), a tenth in project "p2"
+// (the rest in "p1"); word draws a word.
+func randomStore(t *testing.T, store int) (s *MemoryService, rng *rand.Rand, word func() string) {
+	t.Helper()
+	rng = rand.New(rand.NewPCG(uint64(store), 17))
+	s = NewMemoryService(openDB(t))
+	vocab := make([]string, 12+store*6)
+	for i := range vocab {
+		vocab[i] = fmt.Sprintf("w%dx", i)
+	}
+	word = func() string {
+		for {
+			i := rng.IntN(len(vocab))
+			if rng.IntN(i+1) == 0 {
+				return vocab[i]
 			}
 		}
 	}
-	t.Logf("%d pruned, %d fell back, %d whole", pruned, fallback, whole)
-	if pruned < 50 || fallback < 50 {
-		t.Fatalf("pruned %d, fell back %d: the stores do not exercise both", pruned, fallback)
+	text := func(n int) string {
+		var w []string
+		for range n {
+			w = append(w, word())
+		}
+		return strings.Join(w, " ")
+	}
+	var batch []*recall.Memory
+	for i := range 300 + store*150 {
+		if i > 0 && rng.IntN(4) == 0 {
+			c := *batch[rng.IntN(len(batch))]
+			c.ID = ""
+			batch = append(batch, &c)
+			continue
+		}
+		m := &recall.Memory{Content: text(1 + rng.IntN(12)), Project: "p1"}
+		if rng.IntN(3) == 0 {
+			m.Title = text(1 + rng.IntN(3))
+		}
+		if rng.IntN(4) == 0 {
+			m.Tags = []string{word()}
+		}
+		if rng.IntN(10) == 0 {
+			m.Project = "p2"
+		}
+		batch = append(batch, m)
+	}
+	if _, err := s.ImportMemories(t.Context(), batch); err != nil {
+		t.Fatal(err)
+	}
+	return s, rng, word
+}
+
+// randomMatch is a query of two to six words drawn by word, kept rarest
+// first as matchExpr keeps them, with their exact counts.
+func randomMatch(t *testing.T, s *MemoryService, rng *rand.Rand, word func() string) ftsMatch {
+	t.Helper()
+	var terms []string
+	for range 2 + rng.IntN(5) {
+		if w := word(); !slices.Contains(terms, w) {
+			terms = append(terms, w)
+		}
+	}
+	m := ftsMatch{terms: terms, rows: storeRows(t, s), index: structureRecord(t, s)}
+	count := func(w string) int { return matchCount(t, s, quoteTerms([]string{w})) }
+	slices.SortStableFunc(m.terms, func(a, b string) int { return cmp.Compare(count(a), count(b)) })
+	for _, w := range m.terms {
+		m.counts = append(m.counts, count(w))
+	}
+	m.expr = quoteTerms(m.terms)
+	return m
+}
+
+// forRandomMatches calls f with n random queries on each of four random
+// stores.
+func forRandomMatches(t *testing.T, n int, f func(store int, s *MemoryService, rng *rand.Rand, m ftsMatch)) {
+	t.Helper()
+	for store := range 4 {
+		s, rng, word := randomStore(t, store)
+		for range n {
+			f(store, s, rng, randomMatch(t, s, rng, word))
+		}
+	}
+}
+
+func TestRankWindow_SameAsOneStatement(t *testing.T) {
+	ctx := context.Background()
+	var first, later, all, whole int
+	forRandomMatches(t, 250, func(store int, s *MemoryService, rng *rand.Rand, m ftsMatch) {
+		window := []int{1, 2, 5, 13, 40, 133}[rng.IntN(6)]
+		want, err := s.rankExpr(ctx, m.expr, 0, window)
+		if err != nil {
+			t.Fatal(err)
+		}
+		essential := 1 + rng.IntN(max(1, len(m.terms)-1))
+		r := &ranking{m: m, window: window, first: essential, try: m.prunable()}
+		// First exact down to need rows (a search's limit), then the
+		// whole window.
+		need := 1 + rng.IntN(window)
+		if err := s.score(ctx, r, need); err != nil {
+			t.Fatal(err)
+		}
+		if n := r.exact(); n < min(need, len(want)) || !slices.Equal(byRank(r.rows[:n]), byRank(want[:n])) {
+			t.Fatalf("store %d %s window %d, need %d, %d essential (%v): exact %d of %v, want %v", store, m.expr, window, need, essential, r.exprs, n, r.rows, want)
+		}
+		if err := s.score(ctx, r, window); err != nil {
+			t.Fatal(err)
+		}
+		got, exprs := r.rows, r.exprs
+		if !slices.Equal(byRank(got), byRank(want)) {
+			t.Fatalf("store %d %s window %d, %d essential (%v): got %v, want %v", store, m.expr, window, essential, exprs, got, want)
+		}
+		scored := 0
+		for _, e := range exprs {
+			scored += matchCount(t, s, e)
+		}
+		switch {
+		case len(exprs) == 1:
+			whole++
+		case scored > matchCount(t, s, m.expr):
+			t.Fatalf("%s: %v scored %d rows, more than the expression matches", m.expr, exprs, scored)
+		case scored == matchCount(t, s, m.expr):
+			all++
+		case len(exprs) == len(levelExprs(m.terms, 0, essential)):
+			first++
+		default:
+			later++
+		}
+	})
+	t.Logf("pruned at the first split %d, at a later one %d; every row scored %d, at once %d", first, later, all, whole)
+	if first < 50 || later < 30 || all < 50 {
+		t.Fatalf("pruned at the first split %d, at a later one %d, not at all %d: the stores do not exercise each", first, later, all)
 	}
 }
 
@@ -308,5 +361,75 @@ func TestTitleWeight_IsBM25sFirstWeight(t *testing.T) {
 	w, err := strconv.ParseFloat(strings.TrimSpace(first), 64)
 	if err != nil || w != titleWeight {
 		t.Fatalf("bm25Weights %q begins with %q (%v); titleWeight is %v", bm25Weights, first, err, titleWeight)
+	}
+}
+
+// A search's window, pruned for the limit and loaded in two steps, gives
+// the hits the whole window gives when it is scored at once and loaded
+// whole (the search before either), on the random stores: ties at the
+// limit, a filter that rejects some of the best rows (project "p1"),
+// one that rejects most ("p2"), and none.
+func TestSearchWindow_SameAsWholeWindow(t *testing.T) {
+	ctx := context.Background()
+	var early, late, tied, pruned int
+	forRandomMatches(t, 200, func(_ int, s *MemoryService, rng *rand.Rand, m ftsMatch) {
+		m.first = 1 + rng.IntN(max(1, len(m.terms)-1))
+		limit := []int{1, 3, 10, 40, 100}[rng.IntN(5)]
+		window := limit + limit/4 + 8
+		var f recall.MemoryFilter
+		if p := []string{"", "p1", "p2"}[rng.IntN(3)]; p != "" {
+			f.Project = &p
+		}
+		where, args, err := whereMemories(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.searchWindow(ctx, m, where, args, window, limit, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The whole window, loaded whole.
+		ranked, err := s.rankExpr(ctx, m.expr, 0, window)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all, err := s.loadHits(ctx, ranked, where, args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.SortFunc(all, func(a, b *recall.SearchHit) int {
+			if a.Score != b.Score {
+				return -cmp.Compare(a.Score, b.Score)
+			}
+			return cmp.Compare(a.Memory.ID, b.Memory.ID)
+		})
+		want := all[:min(len(all), limit)]
+		if done := len(all) >= limit || len(ranked) < window; len(got.hits) != len(want) || got.done != done {
+			t.Fatalf("%s limit %d %v: %d hits (done %v), want %d (%v)", m.expr, limit, f.Project, len(got.hits), got.done, len(want), done)
+		}
+		for i := range want {
+			if got.hits[i].Memory.ID != want[i].Memory.ID || got.hits[i].Score != want[i].Score {
+				t.Fatalf("%s limit %d %v: hit %d is %s %v, want %s %v", m.expr, limit, f.Project, i, got.hits[i].Memory.ID, got.hits[i].Score, want[i].Memory.ID, want[i].Score)
+			}
+		}
+		if got.loaded < len(ranked) {
+			early++
+		} else {
+			late++
+		}
+		if len(ranked) > limit && ranked[limit].rank == ranked[limit-1].rank {
+			tied++
+		}
+		scored := 0
+		for _, e := range got.exprs {
+			scored += matchCount(t, s, e)
+		}
+		if scored < matchCount(t, s, m.expr) {
+			pruned++
+		}
+	})
+	t.Logf("loaded early %d, the whole window %d; tied at the limit %d; pruned %d", early, late, tied, pruned)
+	if early < 100 || late < 100 || tied < 30 || pruned < 100 {
+		t.Fatalf("loaded early %d, the whole window %d, tied %d, pruned %d: the stores do not exercise each", early, late, tied, pruned)
 	}
 }
