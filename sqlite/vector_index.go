@@ -57,6 +57,10 @@ type vectorIndex struct {
 	cachedRows      int64      // maxSeq+maxTomb when the cache file was last written
 	probe           cacheProbe // of the file base came from
 
+	// samples are the prefilter's samples of the codes (vector_prefilter.go),
+	// dropped by every change of the rows.
+	samples sampleCache
+
 	mu sync.RWMutex // guards the fields above against concurrent scans
 }
 
@@ -102,6 +106,7 @@ func (x *vectorIndex) rowQ8(r int) []int8 {
 }
 
 func (x *vectorIndex) reset() {
+	x.samples.drop()
 	x.base, x.dead, x.nDead = nil, nil, 0
 	x.q8, x.scales, x.seqs = nil, nil, nil
 	x.slot, x.maxSeq, x.maxTomb, x.loaded, x.cachedRows = map[int64]int{}, 0, 0, false, 0
@@ -203,6 +208,7 @@ func (x *vectorIndex) applyTombstones(ctx context.Context, q *sql.Tx) error {
 // remove drops the row of seq: a base row is marked dead, a row added since
 // is replaced by the last one.
 func (x *vectorIndex) remove(seq int64) {
+	x.samples.drop()
 	i, ok := x.slot[seq]
 	if !ok {
 		if x.base == nil {
@@ -263,6 +269,7 @@ func (x *vectorIndex) load(ctx context.Context, q *sql.Tx) error {
 
 // add appends the int8 quantisation of v (symmetric, one scale per row).
 func (x *vectorIndex) add(seq int64, v []float32) {
+	x.samples.drop()
 	n := len(x.q8)
 	x.q8 = append(x.q8, make([]int8, x.dim)...)
 	scale := quantizeRow(x.q8[n:], v)
