@@ -50,7 +50,7 @@ func (x *vectorIndex) prefilterSize(query []float32, keep int) int {
 	if x.mean == nil || n < prefilterMinRows {
 		return 0
 	}
-	if nz, _ := nonZero(query); len(nz)*3 < len(query) {
+	if nonZeros(query)*3 < len(query) {
 		return 0
 	}
 	m := max(prefilterFloor, prefilterPerKeep*keep, n/prefilterFraction)
