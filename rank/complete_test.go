@@ -29,28 +29,23 @@ func (l *leanStore) FindCandidates(ctx context.Context, f recall.MemoryFilter) (
 	l.mu.Lock()
 	l.lean = append(l.lean, slices.Clone(f.IDs))
 	l.mu.Unlock()
+	ms, _, err := l.vectorStore.FindMemories(ctx, f)
 	var out []*recall.Memory
-	for _, m := range l.ms {
-		if slices.Contains(f.IDs, m.ID) {
-			out = append(out, &recall.Memory{ID: m.ID, Collection: m.Collection, Type: m.Type, Title: m.Title, Content: m.Content,
-				Tags: m.Tags, Category: m.Category, Project: m.Project, CreatedBy: m.CreatedBy, Confidence: m.Confidence,
-				Tier: m.Tier, Pinned: m.Pinned, Status: m.Status, Metadata: m.Metadata, OccurredAt: m.OccurredAt})
-		}
+	for _, m := range ms {
+		out = append(out, &recall.Memory{ID: m.ID, Collection: m.Collection, Type: m.Type, Title: m.Title, Content: m.Content,
+			Tags: m.Tags, Category: m.Category, Project: m.Project, CreatedBy: m.CreatedBy, Confidence: m.Confidence,
+			Tier: m.Tier, Pinned: m.Pinned, Status: m.Status, Metadata: m.Metadata, OccurredAt: m.OccurredAt})
 	}
-	return out, nil
+	return out, err
 }
 
-func (l *leanStore) FindMemories(_ context.Context, f recall.MemoryFilter) ([]*recall.Memory, int, error) {
+func (l *leanStore) FindMemories(ctx context.Context, f recall.MemoryFilter) ([]*recall.Memory, int, error) {
 	l.mu.Lock()
 	l.whole = append(l.whole, slices.Clone(f.IDs))
 	l.mu.Unlock()
-	var out []*recall.Memory
-	for _, m := range l.ms {
-		if slices.Contains(f.IDs, m.ID) && !slices.Contains(l.gone, m.ID) {
-			out = append(out, m)
-		}
-	}
-	return out, len(out), nil
+	ms, _, err := l.vectorStore.FindMemories(ctx, f)
+	ms = slices.DeleteFunc(ms, func(m *recall.Memory) bool { return slices.Contains(l.gone, m.ID) })
+	return ms, len(ms), err
 }
 
 // wholeThread is newThread's six memories with every field set, those at

@@ -35,13 +35,7 @@ func TestPrefilter_KeptSampleMatchesSortedEstimates(t *testing.T) {
 	for _, dim := range []int{512, 40} {
 		rng := rand.New(rand.NewPCG(21, uint64(dim)))
 		const n, added = 9000, 700
-		x, _ := randIndex(rng, dim, n)
-		x.buildCodes()
-		x.maxSeq, x.epoch, x.loaded = n, "e", true
-		y := throughFile(t, x)
-		for i := 0; i < added; i++ {
-			y.add(int64(n+1+i), randVec(rng, dim))
-		}
+		y := fileIndexAndAdded(t, rng, dim, n, added)
 		changes := []struct {
 			name string
 			do   func()
