@@ -224,8 +224,18 @@ func (s *codeSample) largest(cq *codeQuery, k int) []float32 {
 	}
 	words := codeWords(cq.dim)
 	top := make([]float32, 0, k) // a min-heap until the end
+	var dist [scanBlock]int32    // 8-word codes: Hamming distances a block at a time
 	for i, w := range s.weights {
-		e := w * cq.dot(s.codes[i*words:(i+1)*words:(i+1)*words])
+		var e float32
+		if words == 8 {
+			if i%scanBlock == 0 {
+				n := min(scanBlock, len(s.weights)-i)
+				vecmath.Hamming8((*[8]uint64)(cq.signs), s.codes[i*8:(i+n)*8], dist[:n])
+			}
+			e = w * float32(cq.dim-2*int(dist[i%scanBlock])) // cq.dot's value
+		} else {
+			e = w * cq.dot(s.codes[i*words:(i+1)*words:(i+1)*words])
+		}
 		switch {
 		case len(top) < k:
 			top = append(top, e)
