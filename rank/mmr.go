@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // MMR reorders candidates (best first, with scores) by maximal marginal
@@ -68,19 +69,80 @@ func splitWords(text string) []string {
 	})
 }
 
-// wordList is the set of words Terms makes, as a sorted list: diversify
-// compares every pair of its pool, and merging two short sorted lists
-// costs a fraction of probing a map for each word (and of building the
-// map). Its jaccard is Jaccard's of the two TermSets, to the bit.
-type wordList []string
+// wordList is the set of words Terms makes, each word as its number in
+// the wordNumbers of the texts it is compared with, sorted: diversify
+// compares every pair of its pool, and merging two short sorted lists of
+// numbers costs a fraction of merging lists of strings (each step a
+// string comparison) or of probing a map for each word. One word has one
+// number, so the lists share exactly the words the sets share: its
+// jaccard is Jaccard's of the two TermSets, to the bit.
+type wordList []int32
 
-func wordsOf(text string) wordList {
-	w := splitWords(text)
-	slices.Sort(w)
-	return slices.Compact(w)
+// wordNumbers numbers words in the order they are first seen.
+type wordNumbers struct {
+	ids map[string]int32
+	buf []byte // the word being read (of)
 }
 
-// jaccard is |a ∩ b| / |a ∪ b|, 0 for two empty lists, as Jaccard.
+func newWordNumbers(size int) *wordNumbers {
+	return &wordNumbers{ids: make(map[string]int32, size)}
+}
+
+// number is the number of word, a new one if it was not seen yet. The
+// lookup by bytes allocates nothing; only a new word's key does.
+func (nums *wordNumbers) number(word []byte) int32 {
+	n, ok := nums.ids[string(word)]
+	if !ok {
+		n = int32(len(nums.ids))
+		nums.ids[string(word)] = n
+	}
+	return n
+}
+
+// of is the wordList of text, numbering the words not seen yet: the words
+// splitWords finds. Text of ASCII alone (most memories) is read in one
+// pass with no copy: there a letter or digit of Unicode is one of a–z,
+// A–Z, 0–9, and lower case maps A–Z alone.
+func (nums *wordNumbers) of(text string) wordList {
+	out := make(wordList, 0, 32)
+	if !isASCII(text) {
+		for _, w := range splitWords(text) {
+			out = append(out, nums.number([]byte(w)))
+		}
+	} else {
+		word := nums.buf[:0]
+		for i := 0; i <= len(text); i++ {
+			var c byte // past the end: a separator
+			if i < len(text) {
+				c = text[i]
+			}
+			switch {
+			case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
+				word = append(word, c)
+			case 'A' <= c && c <= 'Z':
+				word = append(word, c+('a'-'A'))
+			case len(word) > 0:
+				out = append(out, nums.number(word))
+				word = word[:0]
+			}
+		}
+		nums.buf = word
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// jaccard is |a ∩ b| / |a ∪ b|, 0 for two empty lists, as Jaccard; a and
+// b are numbered by the same wordNumbers.
 func (a wordList) jaccard(b wordList) float64 {
 	if len(a) == 0 && len(b) == 0 {
 		return 0

@@ -29,9 +29,10 @@ func diversify(list []*candidate, lambda float64, limit int) []*candidate {
 	pool := list[:min(len(list), 3*limit)]
 	scores := make([]float64, len(pool))
 	terms := make([]wordList, len(pool))
+	nums := newWordNumbers(8 * len(pool))
 	for i, c := range pool {
 		scores[i] = c.score
-		terms[i] = wordsOf(c.m.Title + " " + c.m.Content)
+		terms[i] = nums.of(c.m.Title + " " + c.m.Content)
 	}
 	picked := MMR(scores, func(i, j int) float64 {
 		// Only near-duplicates count: distinct memories on one topic are

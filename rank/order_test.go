@@ -3,6 +3,7 @@ package rank
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,9 +48,10 @@ func TestDiversify_WordListsAllocateLittle(t *testing.T) {
 	}
 }
 
-// TestWordList_JaccardIsTermSets: the sorted word lists diversify uses
-// give Jaccard's overlap of the TermSets, to the bit, over texts with
-// repeats, case, punctuation, digits and letters outside ASCII.
+// TestWordList_JaccardIsTermSets: the sorted lists of word numbers
+// diversify uses give Jaccard's overlap of the TermSets, to the bit, over
+// texts with repeats, case, punctuation, digits and letters outside
+// ASCII, numbered by one wordNumbers across many texts.
 func TestWordList_JaccardIsTermSets(t *testing.T) {
 	r := rand.New(rand.NewPCG(2, 2))
 	vocab := []string{"Deploy", "deploy", "API", "api", "the", "été", "Été", "v2", "2024", "naïve", "x", "ß", "SS"}
@@ -61,10 +63,56 @@ func TestWordList_JaccardIsTermSets(t *testing.T) {
 		}
 		return b.String()
 	}
+	nums := newWordNumbers(0)
 	for range 2000 {
 		a, b := text(), text()
-		if got, want := wordsOf(a).jaccard(wordsOf(b)), Jaccard(Terms(a), Terms(b)); got != want {
+		if got, want := nums.of(a).jaccard(nums.of(b)), Jaccard(Terms(a), Terms(b)); got != want {
 			t.Fatalf("%q, %q: %v, Jaccard %v", a, b, got, want)
+		}
+	}
+}
+
+// wordNumbers finds the words Terms finds, each numbered once, in text of
+// ASCII alone (read by its own loop: case, digits, punctuation, control
+// characters, NUL, words at either end) and in text with letters and
+// digits outside ASCII (read through splitWords).
+func TestWordNumbers_OfIsTerms(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	pieces := []string{"Deploy", "deploy", "API", "a1", "Z9z", "0", "q", " ", "  ", ", ", "-", "_", "\x00", "\t\n", "~", "@[`{", "été", "ß", "٣", "Ⅻ"}
+	nums := newWordNumbers(0)
+	for n := range 3000 {
+		var b strings.Builder
+		for range r.IntN(10) {
+			p := pieces[r.IntN(len(pieces))]
+			if n%2 == 0 && !isASCII(p) {
+				continue // half the texts are ASCII alone
+			}
+			b.WriteString(p)
+		}
+		text := b.String()
+		word := map[int32]string{}
+		for w, id := range nums.ids {
+			word[id] = w
+		}
+		var got []string
+		for _, id := range nums.of(text) {
+			if word[id] == "" {
+				for w, i := range nums.ids {
+					if i == id {
+						word[id] = w
+					}
+				}
+			}
+			got = append(got, word[id])
+		}
+		var want []string
+		for w := range Terms(text) {
+			want = append(want, w)
+		}
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%q: words %q, Terms %q", text, got, want)
 		}
 	}
 }

@@ -146,6 +146,9 @@ type candidate struct {
 	base, fused, score   float64
 	neighbor, episode    float64            // context shares included in fused
 	adjust               map[string]float64 // for Explain only: nil without it
+	// lean marks a memory loaded with only the fields the ranker reads
+	// (candidateLoader): a hit shown is loaded whole first (complete).
+	lean bool
 	// via is the candidate this one borrowed its neighbour share from, and
 	// offset its place relative to it (rows; negative: recorded before).
 	via    string
@@ -309,11 +312,20 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 		return h
 	}
 	laid := attach(hits, order(asContext(context, o.ContextShare)), limit)
+	gone, err := s.complete(ctx, q.Filter, laid)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]*recall.SearchHit, 0, len(laid))
 	for _, s := range laid {
+		if gone[s.hit] {
+			continue
+		}
 		h := hit(s.hit)
 		for _, c := range s.context {
-			h.Context = append(h.Context, hit(c))
+			if !gone[c] {
+				h.Context = append(h.Context, hit(c))
+			}
 		}
 		out = append(out, h)
 	}
@@ -327,6 +339,7 @@ type vectorResult struct {
 	ids    []string
 	best   map[string]recall.VectorHit
 	loaded map[string]*recall.Memory
+	lean   bool // loaded holds only the fields the ranker reads
 	err    error
 }
 
@@ -384,7 +397,13 @@ func (s *Searcher) loadNearest(ctx context.Context, text string, f recall.Memory
 		return r, nil
 	}
 	f.IDs, f.Offset, f.Limit = load, 0, len(load)
-	ms, _, err := s.Memories.FindMemories(ctx, f)
+	var ms []*recall.Memory
+	if l, ok := s.Memories.(candidateLoader); ok {
+		ms, err = l.FindCandidates(ctx, f)
+		r.lean = true
+	} else {
+		ms, _, err = s.Memories.FindMemories(ctx, f)
+	}
 	if err != nil {
 		return vectorResult{}, fmt.Errorf("load vector candidates: %w", err)
 	}
@@ -406,7 +425,7 @@ func vectorCandidates(r vectorResult, cands map[string]*candidate) []string {
 			if m == nil {
 				continue // filtered out
 			}
-			c = &candidate{m: m}
+			c = &candidate{m: m, lean: r.lean}
 			cands[id] = c
 		}
 		out = append(out, id)

@@ -66,9 +66,7 @@ func scanMemoryWith(row scanner, extra any) (*recall.Memory, error) {
 	if err := decodeAnchors(c.anchors, &m.Anchors); err != nil {
 		return nil, err
 	}
-	if c.meta != "" && c.meta != "{}" {
-		m.Metadata = json.RawMessage(c.meta)
-	}
+	m.Metadata = metadataOf(c.meta)
 	m.CreatedAt, m.UpdatedAt, m.OccurredAt = fromMS(c.created), fromMS(c.updated), fromMS(c.occurred)
 	m.ReviewedAt, m.SnoozedUntil = fromNullMS(c.reviewed), fromNullMS(c.snoozed)
 	return m, nil

@@ -145,6 +145,7 @@ func (x *vectorIndex) sparseRows() bool {
 // it, the file's rows into memory of their own (the mapping is never
 // written). The caller holds the write lock.
 func (x *vectorIndex) buildCodes() {
+	x.samples.drop()
 	live := x.liveRows()
 	x.mean = x.indexMean(live)
 	x.codedRows = len(live)

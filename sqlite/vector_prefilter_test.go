@@ -135,13 +135,7 @@ func TestPrefilter_AllRowsPassedOnIsExact(t *testing.T) {
 	for _, dim := range []int{512, 40} {
 		rng := rand.New(rand.NewPCG(4, uint64(dim)))
 		const n, added = 6000, 900
-		x, _ := randIndex(rng, dim, n)
-		x.buildCodes()
-		x.maxSeq, x.epoch, x.loaded = n, "e", true
-		y := throughFile(t, x)
-		for i := 0; i < added; i++ {
-			y.add(int64(n+1+i), randVec(rng, dim))
-		}
+		y := fileIndexAndAdded(t, rng, dim, n, added)
 		for _, seq := range []int64{1, 255, 4000, n, n + 3, n + added} {
 			y.remove(seq)
 		}
@@ -157,6 +151,21 @@ func TestPrefilter_AllRowsPassedOnIsExact(t *testing.T) {
 			}
 		}
 	}
+}
+
+// fileIndexAndAdded is an index of n random rows with codes, opened from
+// its cache file, with added random rows added since (seqs 1 to
+// n+added).
+func fileIndexAndAdded(t *testing.T, rng *rand.Rand, dim, n, added int) *vectorIndex {
+	t.Helper()
+	x, _ := randIndex(rng, dim, n)
+	x.buildCodes()
+	x.maxSeq, x.epoch, x.loaded = int64(n), "e", true
+	y := throughFile(t, x)
+	for i := 0; i < added; i++ {
+		y.add(int64(n+1+i), randVec(rng, dim))
+	}
+	return y
 }
 
 // clusteredIndex is n rows of dim dimensions around clusters centres,
@@ -247,6 +256,7 @@ func TestPrefilter_ClusteredOverlap(t *testing.T) {
 	for r := range x.seqs {
 		x.weights[r] = signCode(x.rowCode(r), x.rowQ8(r), x.rowScale(r), x.mean)
 	}
+	x.samples.drop() // the codes were rewritten in place, as no change of the index does
 	raw := overlap()
 	t.Logf("mean top-10 overlap through the codes: %.4f centred, %.4f not", centred, raw)
 	if centred < 0.93 || centred <= raw {

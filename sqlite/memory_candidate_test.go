@@ -1,0 +1,99 @@
+package sqlite
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/recall-mem/recall"
+)
+
+// leanFields are the fields FindCandidates gives; the others stay zero.
+var leanFields = []string{"ID", "Collection", "Type", "Title", "Content", "Tags", "Category", "Project",
+	"CreatedBy", "Confidence", "Tier", "Pinned", "Status", "Metadata", "OccurredAt"}
+
+// FindCandidates gives each memory's ranking fields exactly as
+// FindMemories does (empty and full tags and metadata, pinned or not,
+// other tiers and confidences), zero for every other field, under the
+// same filter: only the ids asked for, only active ones by default, all
+// with Status "*", none for an empty list.
+func TestFindCandidates_FieldsAsFindMemories(t *testing.T) {
+	db := openDB(t)
+	s := NewMemoryService(db)
+	ctx := context.Background()
+	var ids []string
+	for i := range 12 {
+		m := &recall.Memory{
+			Key: fmt.Sprintf("k%d", i), Collection: []string{"", "notes"}[i%2], Type: []string{"", "fact", "turn"}[i%3],
+			Title: fmt.Sprintf("title %d", i), Content: fmt.Sprintf("content of memory %d, \"quoted\" <&>", i),
+			Category: "cat", Context: "ctx", Project: []string{"", "recall"}[i%2], Priority: "high", CreatedBy: "agent",
+			Confidence: []float64{1, 0.35, 0.1234567891234}[i%3], Tier: []string{"", recall.TierWorking, recall.TierArchive}[i%3],
+			Pinned: i%4 == 0, Related: []string{"x"}, Anchors: []recall.Anchor{{Path: "a.go", Hash: "00ff"}},
+			OccurredAt: time.Date(2025, 3, 1+i, 10, 0, 0, 123e6, time.UTC),
+		}
+		reviewed, snoozed := time.Date(2025, 4, 1, 0, 0, 0, 0, time.UTC), time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+		m.ReviewedAt, m.SnoozedUntil = &reviewed, &snoozed
+		if i%2 == 0 {
+			m.Tags = []string{"a", "b c", "ü\"q"}
+			m.Metadata = json.RawMessage(`{"speaker":"Ann","n":[1,2]}`)
+		}
+		r, err := s.PutMemory(ctx, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, r.Memory.ID)
+	}
+	if err := s.DeleteMemory(ctx, ids[5]); err != nil {
+		t.Fatal(err)
+	}
+	anyStatus := "*"
+	asked := append([]string{"tr-none"}, ids[1:]...)
+	for _, status := range []*string{nil, &anyStatus} {
+		f := recall.MemoryFilter{IDs: asked, Status: status, Limit: 3, Offset: 2}
+		lean, err := s.FindCandidates(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Limit, f.Offset = len(asked), 0
+		whole, _, err := s.FindMemories(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(lean) != len(whole) || len(whole) == 0 {
+			t.Fatalf("status %v: %d candidates, FindMemories %d", status, len(lean), len(whole))
+		}
+		byID := map[string]*recall.Memory{}
+		for _, m := range whole {
+			byID[m.ID] = m
+		}
+		for _, l := range lean {
+			w := byID[l.ID]
+			if w == nil {
+				t.Fatalf("status %v: candidate %s is not among FindMemories' memories", status, l.ID)
+			}
+			want := recall.Memory{}
+			wv, lv, keep := reflect.ValueOf(w).Elem(), reflect.ValueOf(&want).Elem(), map[string]bool{}
+			for _, name := range leanFields {
+				keep[name] = true
+				lv.FieldByName(name).Set(wv.FieldByName(name))
+			}
+			if !reflect.DeepEqual(*l, want) {
+				t.Fatalf("status %v: candidate\n%+v\nwant the ranking fields of\n%+v", status, *l, *w)
+			}
+			for i := range wv.NumField() {
+				if name := wv.Type().Field(i).Name; !keep[name] && wv.Field(i).IsZero() {
+					t.Fatalf("the test sets every field: %s is zero", name)
+				}
+			}
+		}
+	}
+	if got, err := s.FindCandidates(ctx, recall.MemoryFilter{IDs: []string{}}); err != nil || len(got) != 0 {
+		t.Fatalf("no ids: %d candidates, %v", len(got), err)
+	}
+	if _, err := s.FindCandidates(ctx, recall.MemoryFilter{}); recall.ErrorCode(err) != recall.EINVALID {
+		t.Fatalf("no id filter: %v, want EINVALID", err)
+	}
+}
