@@ -117,9 +117,13 @@ func TestMigrate_RoundTrip(t *testing.T) {
 // the middle of the versions, then runs it again: the copy ends verified,
 // with the rows and checksums of an uninterrupted copy.
 func testKilledMigration(t *testing.T, c *pgtest.Cluster) {
+	// Enough versions, one transaction each, that the copy cannot finish
+	// between the line read below and the kill, even on a loaded machine
+	// that holds this test back (150 once did).
+	const n = 1000
 	src := hashingStore(t, "many")
 	var lines strings.Builder
-	for i := range 150 {
+	for i := range n {
 		fmt.Fprintf(&lines, `{"key":"k%d","content":"memory %d","metadata":{"n":%d}}`+"\n", i, i, i)
 	}
 	in := filepath.Join(t.TempDir(), "many.jsonl")
@@ -139,7 +143,7 @@ func testKilledMigration(t *testing.T, c *pgtest.Cluster) {
 	}
 	sc := bufio.NewScanner(stderr)
 	for sc.Scan() {
-		if strings.HasPrefix(sc.Text(), "copied 150 memories") {
+		if strings.HasPrefix(sc.Text(), fmt.Sprintf("copied %d memories", n)) {
 			break // now copying the versions, one per transaction
 		}
 	}
@@ -153,7 +157,7 @@ func testKilledMigration(t *testing.T, c *pgtest.Cluster) {
 	}
 	versions, err := st.Copier().CountRows(context.Background(), recall.CopyVersions)
 	st.Close()
-	if err != nil || versions >= 150 {
+	if err != nil || versions >= n {
 		t.Fatalf("the killed copy left %d versions (%v): it was not killed midway", versions, err)
 	}
 
