@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
 	"sort"
 	"strconv"
 
@@ -41,11 +40,13 @@ func (s *MemoryService) Search(ctx context.Context, q recall.SearchQuery) ([]*re
 	// Each row of the window is loaded whole, so it is only a little wider
 	// than the limit: most memories pass the usual filters, and when too
 	// many do not, the window grows.
+	first := true
 	for window := limit + limit/4 + 8; ; window *= 4 {
-		w, err := s.searchWindow(ctx, match, where, args, window, limit, q.Explain)
+		w, err := s.searchWindow(ctx, match, where, args, window, limit, first, q.Explain)
 		if err != nil || w.done {
 			return w.hits, err
 		}
+		first = false
 	}
 }
 
@@ -56,6 +57,7 @@ type windowHits struct {
 	hits   []*recall.SearchHit
 	done   bool
 	loaded int
+	from   int // the rows of the one load the hits come from
 	exprs  []string
 }
 
@@ -65,40 +67,42 @@ type windowHits struct {
 // The hits are the first limit of the window's passing rows by score,
 // then id. When the limit-th row of the window and the rows tied with it
 // end before the window does, the rows after them score lower and cannot
-// be hits unless fewer than limit of those before pass: so these are
-// scored exactly and loaded first (about limit rows, not the window's),
-// and the rest only when needed.
-func (s *MemoryService) searchWindow(ctx context.Context, match ftsMatch, where string, args []any, window, limit int, explain bool) (windowHits, error) {
+// be hits unless fewer than limit of those before pass: so, in the first
+// window (limitFirst), these are scored exactly and loaded first (about
+// limit rows, not the window's). When fewer pass, the whole window is
+// scored and loaded again in one statement, so that every hit comes from
+// one snapshot of the memories, as a single load gives. A larger window
+// comes only after one whose rows did not give limit hits: its first
+// rows would not either, unless the index changed, so it is loaded whole.
+func (s *MemoryService) searchWindow(ctx context.Context, match ftsMatch, where string, args []any, window, limit int, limitFirst, explain bool) (windowHits, error) {
 	r := newRanking(match, window, limit)
-	if err := s.score(ctx, r, limit); err != nil {
-		return windowHits{}, err
-	}
 	var hits []*recall.SearchHit
-	var first []rankedRow
-	// The limit-th row is exact (score), and so are the rows tied with it.
-	if cut := tiedCut(r.rows, limit); cut < window {
-		var err error
-		if hits, err = s.loadHits(ctx, r.rows[:cut], where, args); err != nil {
+	loaded := 0
+	if limitFirst {
+		if err := s.score(ctx, r, limit); err != nil {
 			return windowHits{}, err
 		}
-		first = slices.Clone(r.rows[:cut])
+		// The limit-th row is exact (score), and so are the rows tied with it.
+		if cut := tiedCut(r.rows, limit); cut < window {
+			var err error
+			if hits, err = s.loadHits(ctx, r.rows[:cut], where, args); err != nil {
+				return windowHits{}, err
+			}
+			loaded = cut
+		}
 	}
-	loaded := len(first)
-	if len(hits) < limit {
+	// Unless every match is scored and loaded already.
+	if loaded == 0 || len(hits) < limit && !(r.all && loaded == len(r.rows)) {
 		if err := s.score(ctx, r, window); err != nil {
 			return windowHits{}, err
 		}
-		// Scoring on keeps the exact rows first, unless the index
-		// changed and the window was scored again at once.
-		if !slices.Equal(r.rows[:min(loaded, len(r.rows))], first) {
-			hits, loaded = nil, 0
-		}
-		more, err := s.loadHits(ctx, r.rows[loaded:], where, args)
-		if err != nil {
+		var err error
+		if hits, err = s.loadHits(ctx, r.rows, where, args); err != nil {
 			return windowHits{}, err
 		}
-		hits, loaded = append(hits, more...), len(r.rows)
+		loaded += len(r.rows)
 	}
+	from := min(loaded, len(r.rows))
 	done := len(hits) >= limit || len(r.rows) < window
 	sort.SliceStable(hits, func(i, j int) bool {
 		if hits[i].Score != hits[j].Score {
@@ -112,7 +116,7 @@ func (s *MemoryService) searchWindow(ctx context.Context, match ftsMatch, where 
 			h.Explain = &recall.HitExplain{BM25: h.Score, BM25Rank: i + 1, Fused: h.Score}
 		}
 	}
-	return windowHits{hits: hits, done: done, loaded: loaded, exprs: r.exprs}, nil
+	return windowHits{hits: hits, done: done, loaded: loaded, from: from, exprs: r.exprs}, nil
 }
 
 // tiedCut is how many of the ranked rows come before the first that
@@ -179,16 +183,17 @@ const maxScored = 6000
 // ftsMatch is what a search asks FTS5: an expression, and the smallest
 // rowid to score (0 for all). When matchExpr counted them, it also holds
 // the terms the expression ORs, with the rows each matches, the rows of
-// the index and its structure record (the index they were counted in),
-// which let rankWindow prune.
+// the index, and its structure and averages records (the index they were
+// counted in), which let rankWindow prune.
 type ftsMatch struct {
-	expr   string
-	from   int64
-	terms  []string
-	counts []int
-	rows   int64
-	index  []byte
-	first  int // tests: the words to score first (0: as essential estimates)
+	expr     string
+	from     int64
+	terms    []string
+	counts   []int
+	rows     int64
+	index    []byte
+	averages []byte
+	first    int // tests: the words to score first (0: as essential estimates)
 }
 
 // matchExpr builds the FTS5 expression for a query. On a store of 2,000
@@ -265,7 +270,7 @@ func (s *MemoryService) matchExpr(ctx context.Context, text string) (ftsMatch, e
 		}
 		kept, counts, rows = append(kept, c.term), append(counts, c.n), rows+c.n
 	}
-	m := ftsMatch{expr: quoteTerms(kept), terms: kept, counts: counts, index: structure}
+	m := ftsMatch{expr: quoteTerms(kept), terms: kept, counts: counts, index: structure, averages: averages}
 	m.rows, _ = ftsRowCount(averages)
 	if rows > budget {
 		if from, ok := known.start(m.expr, budget); ok {

@@ -162,7 +162,7 @@ func (s *MemoryService) score(ctx context.Context, r *ranking, need int) error {
 	// The statements and the counts the bounds came from must have seen
 	// one index: a write in between (another connection, another
 	// process) would mix two. Then the expression is scored at once.
-	if same, err := s.indexUnchanged(ctx, r.m.index); err != nil || !same {
+	if same, err := s.indexUnchanged(ctx, r.m); err != nil || !same {
 		if err != nil {
 			return err
 		}
@@ -192,15 +192,19 @@ func levelExprs(terms []string, done, next int) []string {
 	}
 }
 
-// indexUnchanged says whether the full-text index's structure record is
-// still index: FTS5 rewrites it (with a write counter) in every
-// transaction that changes the index.
-func (s *MemoryService) indexUnchanged(ctx context.Context, index []byte) (bool, error) {
-	var now []byte
-	if err := s.db.readQueryRow(ctx, `SELECT block FROM memories_fts_data WHERE id = 10`).Scan(&now); err != nil {
+// indexUnchanged says whether the full-text index is still the one m was
+// counted in. FTS5 rewrites its structure record (with a write counter)
+// in every transaction that changes the index, but a row with no token
+// (only emoji or punctuation) changes only the averages record: its row
+// count, and so every word's IDF and every score.
+func (s *MemoryService) indexUnchanged(ctx context.Context, m ftsMatch) (bool, error) {
+	var structure, averages []byte
+	if err := s.db.readQueryRow(ctx, `SELECT
+		(SELECT block FROM memories_fts_data WHERE id = 10),
+		(SELECT block FROM memories_fts_data WHERE id = 1)`).Scan(&structure, &averages); err != nil {
 		return false, fmt.Errorf("search: %w", err)
 	}
-	return bytes.Equal(now, index), nil
+	return bytes.Equal(structure, m.index) && bytes.Equal(averages, m.averages), nil
 }
 
 // prunable says whether a search of m may be pruned at all: it has two

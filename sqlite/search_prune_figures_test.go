@@ -120,7 +120,7 @@ func (s *MemoryService) pruneTrace(ctx context.Context, m ftsMatch, limit int) (
 	if err != nil {
 		return nil, 0, err
 	}
-	w, err := s.searchWindow(ctx, m, where, args, limit+limit/4+8, limit, false)
+	w, err := s.searchWindow(ctx, m, where, args, limit+limit/4+8, limit, true, false)
 	return w.exprs, w.loaded, err
 }
 

@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -24,10 +25,14 @@ func matchCount(t *testing.T, s *MemoryService, expr string) int {
 }
 
 // structureRecord is the full-text index's structure record.
-func structureRecord(t *testing.T, s *MemoryService) []byte {
+func structureRecord(t *testing.T, s *MemoryService) []byte { return ftsRecord(t, s, 10) }
+
+// ftsRecord is the block of the full-text index's data record id (10 the
+// structure, 1 the averages).
+func ftsRecord(t *testing.T, s *MemoryService, id int) []byte {
 	t.Helper()
 	var rec []byte
-	if err := s.db.read.QueryRow(`SELECT block FROM memories_fts_data WHERE id = 10`).Scan(&rec); err != nil {
+	if err := s.db.read.QueryRow(`SELECT block FROM memories_fts_data WHERE id = ?`, id).Scan(&rec); err != nil {
 		t.Fatal(err)
 	}
 	return rec
@@ -130,7 +135,7 @@ func randomMatch(t *testing.T, s *MemoryService, rng *rand.Rand, word func() str
 			terms = append(terms, w)
 		}
 	}
-	m := ftsMatch{terms: terms, rows: storeRows(t, s), index: structureRecord(t, s)}
+	m := ftsMatch{terms: terms, rows: storeRows(t, s), index: structureRecord(t, s), averages: ftsRecord(t, s, 1)}
 	count := func(w string) int { return matchCount(t, s, quoteTerms([]string{w})) }
 	slices.SortStableFunc(m.terms, func(a, b string) int { return cmp.Compare(count(a), count(b)) })
 	for _, w := range m.terms {
@@ -267,6 +272,26 @@ func TestSearch_PrunesTheCommonWord(t *testing.T) {
 	if want, err = s.rankExpr(ctx, m.expr, 0, window); err != nil || !slices.Equal(byRank(got), byRank(want)) {
 		t.Fatalf("after a write the window differs (%v):\n%v\n%v", err, got, want)
 	}
+	// A row with no token leaves the structure record as it was but adds
+	// a row to the averages record: every IDF and every score moves, so
+	// this too is a changed index.
+	if m, err = s.matchExpr(ctx, "common rare odd"); err != nil {
+		t.Fatal(err)
+	}
+	before := structureRecord(t, s)
+	if _, err := s.PutMemory(ctx, &recall.Memory{Content: "👍"}); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(structureRecord(t, s), before) {
+		t.Fatal("a row with no token rewrote the structure record: this case tests nothing")
+	}
+	got, exprs, err = s.rankWindow(ctx, m, window)
+	if err != nil || exprs[len(exprs)-1] != m.expr {
+		t.Fatalf("after a row with no token: scored %v, %v; want the expression last", exprs, err)
+	}
+	if want, err = s.rankExpr(ctx, m.expr, 0, window); err != nil || !slices.Equal(byRank(got), byRank(want)) {
+		t.Fatalf("after a row with no token the window differs (%v):\n%v\n%v", err, got, want)
+	}
 	// "odd" alone cannot fill the window with scores above the bound of
 	// "common": pruning is not tried, the expression is scored at once.
 	m, err = s.matchExpr(ctx, "common odd")
@@ -384,7 +409,7 @@ func TestSearchWindow_SameAsWholeWindow(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := s.searchWindow(ctx, m, where, args, window, limit, false)
+		got, err := s.searchWindow(ctx, m, where, args, window, limit, true, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -411,6 +436,11 @@ func TestSearchWindow_SameAsWholeWindow(t *testing.T) {
 			if got.hits[i].Memory.ID != want[i].Memory.ID || got.hits[i].Score != want[i].Score {
 				t.Fatalf("%s limit %d %v: hit %d is %s %v, want %s %v", m.expr, limit, f.Project, i, got.hits[i].Memory.ID, got.hits[i].Score, want[i].Memory.ID, want[i].Score)
 			}
+		}
+		// The hits come from one load, so from one snapshot of the
+		// memories: the limit's rows and ties, or the whole window.
+		if cut := tiedCut(ranked, limit); got.from != len(ranked) && (got.from != cut || got.loaded != cut) {
+			t.Fatalf("%s limit %d %v: hits from a load of %d rows (%d loaded); want %d or %d", m.expr, limit, f.Project, got.from, got.loaded, cut, len(ranked))
 		}
 		if got.loaded < len(ranked) {
 			early++
