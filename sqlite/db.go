@@ -7,6 +7,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"net/url"
@@ -62,6 +63,7 @@ type DB struct {
 
 	rstmts readStmts  // see readStmt
 	terms  termCounts // see matchExpr
+	raw    rawStmts   // see execRaw
 }
 
 // NewDB returns a store for the database file at path; call Open next.
@@ -243,6 +245,7 @@ func (db *DB) setUpWriter() error {
 func (db *DB) Close() error {
 	var errs []error
 	db.closeReadStmts()
+	db.closeRawStmts()
 	if db.read != nil {
 		errs = append(errs, db.read.Close())
 	}
@@ -273,13 +276,37 @@ func (db *DB) maxContent() int {
 // Tx is a write transaction with the time captured when it began.
 type Tx struct {
 	*sql.Tx
-	db  *DB
-	now time.Time
+	db   *DB
+	now  time.Time
+	conn *sql.Conn // the writer's connection, held until the end: see execRaw
 
 	vec   txVectors            // the inline embedder, see vector_inline.go
 	stmts map[string]*sql.Stmt // see prepare
 	args  []any                // see exec
 	still context.Context      // the transaction's context, never ending: see quiet
+	nargs []driver.NamedValue  // see execRaw
+}
+
+// Commit commits the transaction and gives its connection back.
+func (tx *Tx) Commit() error {
+	err := tx.Tx.Commit()
+	tx.release()
+	return err
+}
+
+// Rollback rolls the transaction back, unless it has ended, and gives
+// its connection back.
+func (tx *Tx) Rollback() error {
+	err := tx.Tx.Rollback()
+	tx.release()
+	return err
+}
+
+func (tx *Tx) release() {
+	if tx.conn != nil {
+		tx.conn.Close()
+		tx.conn = nil
+	}
 }
 
 // prepare returns a statement prepared once per transaction (or once per
@@ -312,6 +339,9 @@ func (tx *Tx) prepare(ctx context.Context, query string) (*sql.Stmt, error) {
 // argument lists, which a write of a memory builds five times, stay on
 // their stacks.
 func (tx *Tx) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if res, ran, err := tx.execRaw(ctx, query, args); ran {
+		return res, err
+	}
 	st, err := tx.prepare(ctx, query)
 	if err != nil {
 		return nil, err
@@ -355,15 +385,22 @@ func (tx *Tx) quiet(ctx context.Context) context.Context {
 // backoff until ctx ends, so concurrent writers queue instead of failing.
 func (db *DB) beginWrite(ctx context.Context) (*Tx, error) {
 	db.hot.prepareWanted(ctx, db.write)
-	var tx *sql.Tx
-	err := whileBusy(ctx, func() (err error) {
-		tx, err = db.write.BeginTx(ctx, nil)
-		return err
-	})
+	// The transaction is begun on a connection held for its length, so
+	// that execRaw can reach the driver's connection under it.
+	conn, err := db.write.Conn(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("begin: %w", err)
 	}
-	return &Tx{Tx: tx, db: db, now: db.now(), still: context.WithoutCancel(ctx)}, nil
+	var tx *sql.Tx
+	err = whileBusy(ctx, func() (err error) {
+		tx, err = conn.BeginTx(ctx, nil)
+		return err
+	})
+	if err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("begin: %w", err)
+	}
+	return &Tx{Tx: tx, db: db, now: db.now(), conn: conn, still: context.WithoutCancel(ctx)}, nil
 }
 
 // whileBusy runs fn again, with backoff, while it fails because another
