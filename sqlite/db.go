@@ -285,6 +285,8 @@ type Tx struct {
 	args  []any                // see exec
 	still context.Context      // the transaction's context, never ending: see quiet
 	nargs []driver.NamedValue  // see execRaw
+	rows  *pendingRows         // an import's rows written in batches; nil writes each at once
+	execs int                  // statements exec has run (tests count them)
 }
 
 // Commit commits the transaction and gives its connection back.
@@ -339,6 +341,7 @@ func (tx *Tx) prepare(ctx context.Context, query string) (*sql.Stmt, error) {
 // argument lists, which a write of a memory builds five times, stay on
 // their stacks.
 func (tx *Tx) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	tx.execs++
 	if res, ran, err := tx.execRaw(ctx, query, args); ran {
 		return res, err
 	}

@@ -251,7 +251,13 @@ func indexMemory(ctx context.Context, tx *Tx, res sql.Result, m *recall.Memory) 
 func tagMemory(ctx context.Context, tx *Tx, seq int64, tags []string, tagsJSON string) error {
 	if !slices.ContainsFunc(tags, func(t string) bool { return !plainText(t) }) {
 		for _, t := range tags {
-			if _, err := tx.exec(ctx, tagOneSQL, t, seq); err != nil {
+			var err error
+			if tx.rows != nil {
+				err = tx.rows.tags.add(ctx, tx, t, seq)
+			} else {
+				_, err = tx.exec(ctx, tagOneSQL, t, seq)
+			}
+			if err != nil {
 				return err
 			}
 		}
@@ -281,6 +287,13 @@ func keyTaken(ctx context.Context, tx *Tx, m *recall.Memory) bool {
 // writeMemory stores the new state of an existing memory as its next
 // version.
 func writeMemory(ctx context.Context, tx *Tx, m *recall.Memory, op string) error {
+	if tx.rows != nil {
+		// The update's triggers read and change the rows of this
+		// memory's earlier writes, which must be there.
+		if err := tx.rows.flush(ctx, tx); err != nil {
+			return err
+		}
+	}
 	if err := checkPinTitle(ctx, tx, m); err != nil {
 		return err
 	}

@@ -197,6 +197,10 @@ const cleanChunk = 128
 // first is the index of clean[0] in the whole import, to name a memory
 // that fails.
 func importInto(ctx context.Context, tx *Tx, clean []*recall.Memory, first int, res *recall.ImportResult) error {
+	if tx.rows == nil {
+		tx.rows = newPendingRows()
+	}
+	defer func() { tx.rows = nil }()
 	for i, m := range clean {
 		var prev *recall.Memory
 		if m.ID != "" {
@@ -228,7 +232,7 @@ func importInto(ctx context.Context, tx *Tx, clean []*recall.Memory, first int, 
 			return recall.Errorf(recall.ErrorCode(err), "Memory %d (%s): %s Nothing was imported.", first+i+1, m.ID, recall.ErrorMessage(err))
 		}
 	}
-	return nil
+	return tx.rows.flush(ctx, tx)
 }
 
 // cleanAll validates and redacts copies of ms, on every core for a large
