@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -28,11 +27,7 @@ func (r *countingRedactor) Redact(s string) (string, map[string]int) {
 // (it did: the transaction began with all 1,000 cleaned); what it writes
 // is every memory, redacted, as before.
 func TestImportMemories_WritesWhileCleaning(t *testing.T) {
-	db := NewDB(filepath.Join(t.TempDir(), "recall.db"))
-	if err := db.Open(); err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t)
 	red := &countingRedactor{}
 	db.Redactor = red
 	var atBegin int64 = -1

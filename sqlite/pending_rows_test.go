@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
@@ -50,21 +49,13 @@ func memoryTags(t *testing.T, db *DB) [][2]string {
 // first time's tags) and a batch that is not a multiple of pendingBatch.
 func TestImportMemories_TagsAsPutOneByOne(t *testing.T) {
 	ctx := context.Background()
-	open := func() *DB {
-		db := NewDB(filepath.Join(t.TempDir(), "recall.db"))
-		if err := db.Open(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { db.Close() })
-		return db
-	}
 	ms := taggedMemories(2*pendingBatch + 7)
 	// Plain tags, still pending when it comes again in the same chunk.
 	again := *ms[pendingBatch+1]
 	again.Tags = []string{"second", "time"}
 	ms = append(ms[:pendingBatch+3], append([]*recall.Memory{&again}, ms[pendingBatch+3:]...)...)
 
-	imported, put := open(), open()
+	imported, put := openDB(t), openDB(t)
 	if _, err := NewMemoryService(imported).ImportMemories(ctx, ms); err != nil {
 		t.Fatal(err)
 	}
@@ -94,11 +85,7 @@ func TestImportMemories_TagsAsPutOneByOne(t *testing.T) {
 // queue), not five.
 func TestImportInto_TagsInMultiRowStatements(t *testing.T) {
 	ctx := context.Background()
-	db := NewDB(filepath.Join(t.TempDir(), "recall.db"))
-	if err := db.Open(); err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t)
 	const n = 2 * pendingBatch
 	ms := make([]*recall.Memory, n)
 	for i := range ms {

@@ -83,11 +83,15 @@ func (r *rawStmts) any() bool {
 
 // closeRawStmts closes the raw statements before the writer's pool
 // closes; a process that wrote no memory has none, and connects nothing.
+// It waits for a write under way to end, for up to busyTimeout: past
+// that the statements are left to the process's end.
 func (db *DB) closeRawStmts() {
 	if db.write == nil || !db.raw.any() {
 		return
 	}
-	c, err := db.write.Conn(context.Background())
+	ctx, cancel := context.WithTimeout(context.Background(), busyTimeout)
+	defer cancel()
+	c, err := db.write.Conn(ctx)
 	if err != nil {
 		return
 	}

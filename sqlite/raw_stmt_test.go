@@ -15,8 +15,7 @@ import (
 // those database/sql would, for every type a write of a memory uses, and
 // any other type is left to database/sql.
 func TestDriverValue_AsDatabaseSQL(t *testing.T) {
-	at := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
-	for _, a := range []any{nil, int64(-3), 7, 0.25, 1.0, true, false, "", "text", []byte("blob"), at,
+	for _, a := range []any{nil, int64(-3), 7, 0.25, 1.0, true, false, "", "text", []byte("blob"), time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC),
 		sql.NullString{}, sql.NullString{String: "k", Valid: true}, sql.NullInt64{}, sql.NullInt64{Int64: 42, Valid: true}} {
 		got, ok := driverValue(a)
 		if !ok {
@@ -95,11 +94,7 @@ func TestExecRaw_PreparedOncePerConnection(t *testing.T) {
 // execRaw does not convert runs through database/sql, with the same
 // effect.
 func TestExecRaw_OtherTypesThroughDatabaseSQL(t *testing.T) {
-	db := NewDB(filepath.Join(t.TempDir(), "recall.db"))
-	if err := db.Open(); err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t)
 	err := db.update(context.Background(), func(tx *Tx) error {
 		if _, ran, _ := tx.execRaw(context.Background(), `INSERT INTO store_meta (key, value) VALUES (?, ?)`, []any{"a", json32(5)}); ran {
 			t.Error("an int32 argument ran on the driver's connection")

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"testing"
 
 	"github.com/recall-mem/recall"
@@ -14,11 +13,7 @@ import (
 // one ended between two statements still refuses the next, and the write
 // commits nothing.
 func TestTx_EndedContextStopsStatements(t *testing.T) {
-	db := NewDB(filepath.Join(t.TempDir(), "recall.db"))
-	if err := db.Open(); err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var execErr, queryErr error
