@@ -201,7 +201,13 @@ func insertMemory(ctx context.Context, tx *Tx, m *recall.Memory, op string) erro
 			m.ID = recall.NewID()
 		}
 		var args [memoryRowArgs]any // on the stack: exec copies them
-		res, err := tx.exec(ctx, insertMemorySQL, appendMemoryArgs(append(args[:0], m.ID), m)...)
+		var res sql.Result
+		var err error
+		if plainMemory(m) {
+			res, err = tx.exec(ctx, insertPlainMemorySQL, plainMemoryArgs(args[:0], m)...)
+		} else {
+			res, err = tx.exec(ctx, insertMemorySQL, appendMemoryArgs(append(args[:0], m.ID), m)...)
+		}
 		if err == nil {
 			if seq, err = indexMemory(ctx, tx, res, m); err != nil {
 				return err

@@ -66,14 +66,14 @@ func TestExecRaw_PreparedOncePerConnection(t *testing.T) {
 	}
 	put("first")
 	db.raw.mu.Lock()
-	n, first := len(db.raw.m), db.raw.m[insertMemorySQL]
+	n, first := len(db.raw.m), db.raw.m[insertPlainMemorySQL]
 	db.raw.mu.Unlock()
 	if n == 0 || first == nil {
 		t.Fatalf("%d statements prepared on the driver's connection, the memory's insert %v", n, first)
 	}
 	put("second")
 	db.raw.mu.Lock()
-	again, same := len(db.raw.m), db.raw.m[insertMemorySQL] == first
+	again, same := len(db.raw.m), db.raw.m[insertPlainMemorySQL] == first
 	db.raw.mu.Unlock()
 	if again != n || !same {
 		t.Errorf("second write: %d statements (first %d), the same insert: %v", again, n, same)
