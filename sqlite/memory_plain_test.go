@@ -42,7 +42,7 @@ func TestInsertPlainMemory_SameRow(t *testing.T) {
 		"related": func(m *recall.Memory) { m.Related = []string{"tr0000000001"} }, "project": func(m *recall.Memory) { m.Project = "p" },
 		"priority": func(m *recall.Memory) { m.Priority = "high" }, "created_by": func(m *recall.Memory) { m.CreatedBy = "agent" },
 		"confidence": func(m *recall.Memory) { m.Confidence = 0.5 }, "pinned": func(m *recall.Memory) { m.Pinned = true },
-		"anchors": func(m *recall.Memory) { m.Anchors = []recall.Anchor{{Path: "a.go", Hash: strings.Repeat("ab", 32)}} },
+		"anchors":  func(m *recall.Memory) { m.Anchors = []recall.Anchor{{Path: "a.go", Hash: strings.Repeat("ab", 32)}} },
 		"metadata": func(m *recall.Memory) { m.Metadata = json.RawMessage(`{"a":1}`) },
 		"reviewed": func(m *recall.Memory) { m.ReviewedAt = &at }, "snoozed": func(m *recall.Memory) { m.SnoozedUntil = &at },
 	}
