@@ -283,7 +283,8 @@ type Tx struct {
 	vec   txVectors            // the inline embedder, see vector_inline.go
 	stmts map[string]*sql.Stmt // see prepare
 	args  []any                // see exec
-	still context.Context      // the transaction's context, never ending: see quiet
+	begun context.Context      // the context the transaction began under: see execRaw
+	still context.Context      // the same, never ending: see quiet
 	nargs []driver.NamedValue  // see execRaw
 	rows  *pendingRows         // an import's rows written in batches; nil writes each at once
 	execs int                  // statements exec has run (tests count them)
@@ -306,6 +307,10 @@ func (tx *Tx) Rollback() error {
 
 func (tx *Tx) release() {
 	if tx.conn != nil {
+		_ = tx.conn.Raw(func(dc any) error {
+			tx.db.raw.closeIfInvalid(dc)
+			return nil
+		})
 		tx.conn.Close()
 		tx.conn = nil
 	}
@@ -403,7 +408,7 @@ func (db *DB) beginWrite(ctx context.Context) (*Tx, error) {
 		conn.Close()
 		return nil, fmt.Errorf("begin: %w", err)
 	}
-	return &Tx{Tx: tx, db: db, now: db.now(), conn: conn, still: context.WithoutCancel(ctx)}, nil
+	return &Tx{Tx: tx, db: db, now: db.now(), conn: conn, begun: ctx, still: context.WithoutCancel(ctx)}, nil
 }
 
 // whileBusy runs fn again, with backoff, while it fails because another

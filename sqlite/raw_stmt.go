@@ -67,11 +67,25 @@ func (r *rawStmts) closeOn(conn driver.Conn) {
 		return
 	}
 	for _, st := range r.m {
-		if c, ok := st.(driver.Stmt); ok {
+		if c, ok := st.(interface{ Close() error }); ok {
 			c.Close()
 		}
 	}
 	r.conn, r.m = nil, nil
+}
+
+// closeIfInvalid closes the statements prepared on dc when the driver
+// says dc is no longer fit for use (a statement of it was interrupted):
+// database/sql then closes it as it goes back to the pool, and
+// statements left unfinalized would keep its database open.
+func (r *rawStmts) closeIfInvalid(dc any) {
+	v, ok := dc.(driver.Validator)
+	if !ok || v.IsValid() {
+		return
+	}
+	if conn, ok := dc.(driver.Conn); ok {
+		r.closeOn(conn)
+	}
 }
 
 // any reports whether any statement is prepared.
@@ -124,6 +138,16 @@ func (tx *Tx) execRaw(ctx context.Context, query string, args []any) (res sql.Re
 	defer clear(nv) // holds nothing of this row past the statement
 	qctx := tx.quiet(ctx)
 	err = tx.conn.Raw(func(dc any) error {
+		// Once the context the transaction began under has ended,
+		// database/sql rolls it back on a goroutine of its own, under
+		// the connection's lock, which this function holds: a statement
+		// run after that would write outside any transaction, and commit.
+		// database/sql refuses its own statements then (ErrTxDone).
+		if tx.begun != nil {
+			if err := tx.begun.Err(); err != nil {
+				return err
+			}
+		}
 		conn, ok := dc.(driver.Conn)
 		if !ok {
 			return errNoRaw

@@ -110,3 +110,35 @@ func TestExecRaw_OtherTypesThroughDatabaseSQL(t *testing.T) {
 		t.Errorf("value %q (%v), want 5", v, err)
 	}
 }
+
+// brokenConn is a driver connection that says it is no longer fit for
+// use, with statements that record being closed.
+type brokenConn struct{ driver.Conn }
+
+func (brokenConn) IsValid() bool { return false }
+
+type closedStmt struct {
+	driver.StmtExecContext
+	closed *bool
+}
+
+func (s closedStmt) Close() error { *s.closed = true; return nil }
+
+// TestRawStmts_ClosedWithAnInvalidConnection: the statements of a
+// connection the driver calls invalid, which database/sql closes as it
+// goes back to the pool, are closed first; those of a valid one are
+// kept.
+func TestRawStmts_ClosedWithAnInvalidConnection(t *testing.T) {
+	var r rawStmts
+	var closed bool
+	conn := brokenConn{}
+	r.conn, r.m = conn, map[string]driver.StmtExecContext{"q": closedStmt{closed: &closed}}
+	r.closeIfInvalid(struct{ driver.Conn }{}) // another, valid as far as it says
+	if closed || !r.any() {
+		t.Fatal("statements closed for another connection")
+	}
+	r.closeIfInvalid(conn)
+	if !closed || r.any() {
+		t.Errorf("invalid connection: closed %v, statements left %v", closed, r.any())
+	}
+}

@@ -2,8 +2,10 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/recall-mem/recall"
 )
@@ -51,5 +53,37 @@ func TestTx_QuietWhileLive(t *testing.T) {
 	cancel()
 	if q := tx.quiet(ctx); q != ctx {
 		t.Error("ended context: the statement does not run under it")
+	}
+}
+
+// TestTx_NoWriteAfterTheTransactionEnded: once the context a transaction
+// began under has ended, database/sql rolls the transaction back on its
+// own; a statement run after that on the driver's connection, even under
+// a context that has not ended, must fail, not write and commit a row
+// outside any transaction.
+func TestTx_NoWriteAfterTheTransactionEnded(t *testing.T) {
+	db := openDB(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	tx, err := db.beginWrite(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	cancel()
+	for i := 0; ; i++ { // until database/sql has rolled it back
+		if _, err := tx.Tx.ExecContext(context.Background(), `SELECT 1`); errors.Is(err, sql.ErrTxDone) {
+			break
+		}
+		if i > 1000 {
+			t.Fatal("the transaction was not rolled back")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if _, err := tx.exec(context.Background(), tagOneSQL, "late", 1); err == nil {
+		t.Error("a statement ran after the transaction ended")
+	}
+	var n int
+	if err := db.read.QueryRow(`SELECT count(*) FROM memory_tags`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("%d tag rows (%v) written outside the transaction, want 0", n, err)
 	}
 }
