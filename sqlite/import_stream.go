@@ -24,9 +24,15 @@ type importChunk struct {
 // are written in one transaction as they are read, a batch at a time, so
 // that an error anywhere, even on the last line, leaves the store as it was.
 func (s *MemoryService) ImportMemoryStream(ctx context.Context, ms iter.Seq2[*recall.Memory, error]) (*recall.ImportResult, error) {
+	return s.importChunked(ctx, ms, importBatch)
+}
+
+// importChunked writes ms in one transaction, cleaned in chunks of size on
+// a goroutine of their own while the writer stores the chunk before.
+func (s *MemoryService) importChunked(ctx context.Context, ms iter.Seq2[*recall.Memory, error], size int) (*recall.ImportResult, error) {
 	actx, stop := context.WithCancel(ctx)
 	defer stop()
-	chunks := s.db.importChunks(actx, ms)
+	chunks := s.db.importChunks(actx, ms, size)
 	res := &recall.ImportResult{}
 	err := s.db.update(ctx, func(tx *Tx) error {
 		for c := range chunks {
@@ -55,11 +61,11 @@ func (s *MemoryService) ImportMemoryStream(ctx context.Context, ms iter.Seq2[*re
 	return res, nil
 }
 
-// importChunks reads ms in batches on its own goroutine, cleaning each
-// while the writer stores the one before: reading and redaction overlap
-// the single writer. At most two batches wait. The
-// channel closes after the last batch, after an error, or once ctx ends.
-func (db *DB) importChunks(ctx context.Context, ms iter.Seq2[*recall.Memory, error]) <-chan importChunk {
+// importChunks reads ms in batches of size on its own goroutine, cleaning
+// each while the writer stores the one before: reading and redaction
+// overlap the single writer. At most two batches wait. The channel closes
+// after the last batch, after an error, or once ctx ends.
+func (db *DB) importChunks(ctx context.Context, ms iter.Seq2[*recall.Memory, error], size int) <-chan importChunk {
 	out := make(chan importChunk, 1)
 	send := func(c importChunk) bool {
 		select {
@@ -79,7 +85,7 @@ func (db *DB) importChunks(ctx context.Context, ms iter.Seq2[*recall.Memory, err
 	go func() {
 		defer close(out)
 		first, n := 0, 0
-		batch := make([]*recall.Memory, 0, importBatch)
+		batch := make([]*recall.Memory, 0, size)
 		for m, err := range ms {
 			if err != nil {
 				send(importChunk{err: err})
@@ -90,11 +96,11 @@ func (db *DB) importChunks(ctx context.Context, ms iter.Seq2[*recall.Memory, err
 			}
 			batch = append(batch, m)
 			n++
-			if len(batch) == importBatch {
+			if len(batch) == size {
 				if !flush(first, batch) {
 					return
 				}
-				first, batch = n, make([]*recall.Memory, 0, importBatch)
+				first, batch = n, make([]*recall.Memory, 0, size)
 			}
 		}
 		if len(batch) > 0 {

@@ -201,7 +201,13 @@ func insertMemory(ctx context.Context, tx *Tx, m *recall.Memory, op string) erro
 			m.ID = recall.NewID()
 		}
 		var args [memoryRowArgs]any // on the stack: exec copies them
-		res, err := tx.exec(ctx, insertMemorySQL, appendMemoryArgs(append(args[:0], m.ID), m)...)
+		var res sql.Result
+		var err error
+		if plainMemory(m) {
+			res, err = tx.exec(ctx, insertPlainMemorySQL, plainMemoryArgs(args[:0], m)...)
+		} else {
+			res, err = tx.exec(ctx, insertMemorySQL, appendMemoryArgs(append(args[:0], m.ID), m)...)
+		}
 		if err == nil {
 			if seq, err = indexMemory(ctx, tx, res, m); err != nil {
 				return err
@@ -251,7 +257,13 @@ func indexMemory(ctx context.Context, tx *Tx, res sql.Result, m *recall.Memory) 
 func tagMemory(ctx context.Context, tx *Tx, seq int64, tags []string, tagsJSON string) error {
 	if !slices.ContainsFunc(tags, func(t string) bool { return !plainText(t) }) {
 		for _, t := range tags {
-			if _, err := tx.exec(ctx, tagOneSQL, t, seq); err != nil {
+			var err error
+			if tx.rows != nil {
+				err = tx.rows.tags.add(ctx, tx, t, seq)
+			} else {
+				_, err = tx.exec(ctx, tagOneSQL, t, seq)
+			}
+			if err != nil {
 				return err
 			}
 		}
@@ -281,6 +293,13 @@ func keyTaken(ctx context.Context, tx *Tx, m *recall.Memory) bool {
 // writeMemory stores the new state of an existing memory as its next
 // version.
 func writeMemory(ctx context.Context, tx *Tx, m *recall.Memory, op string) error {
+	if tx.rows != nil {
+		// The update's triggers read and change the rows of this
+		// memory's earlier writes, which must be there.
+		if err := tx.rows.flush(ctx, tx); err != nil {
+			return err
+		}
+	}
 	if err := checkPinTitle(ctx, tx, m); err != nil {
 		return err
 	}

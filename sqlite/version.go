@@ -174,30 +174,33 @@ func isDeletion(ctx context.Context, s *MemoryService, id string, n int) bool {
 }
 
 // ImportMemories writes every memory, ids preserved, in one transaction.
+// It is cleaned (validated and redacted) a chunk of cleanChunk at a time
+// on one core while the writer stores the chunk before on the other, as a
+// streamed import is: cleaning the whole batch first, on every core,
+// left the writer idle for that long (a tenth of a batch of 1,000).
 func (s *MemoryService) ImportMemories(ctx context.Context, ms []*recall.Memory) (*recall.ImportResult, error) {
-	clean, err := s.db.cleanAll(ms, 0)
-	if err != nil {
-		return nil, err
-	}
-	res := &recall.ImportResult{}
-	actx, stop := context.WithCancel(ctx)
-	defer stop()
-	ahead := s.db.embedAhead(actx, clean)
-	err = s.db.update(ctx, func(tx *Tx) error {
-		tx.vec.ahead = ahead
-		return importInto(ctx, tx, clean, 0, res)
-	})
-	if err != nil {
-		return nil, err
-	}
-	s.db.mergeFTSAfterImport(ctx, res.Added+res.Updated)
-	return res, nil
+	return s.importChunked(ctx, func(yield func(*recall.Memory, error) bool) {
+		for _, m := range ms {
+			if !yield(m, nil) {
+				return
+			}
+		}
+	}, cleanChunk)
 }
+
+// cleanChunk is the chunk ImportMemories cleans at a time: small enough
+// that the writer soon has its first, and under cleanAll's threshold for
+// using every core (the writer has one).
+const cleanChunk = 128
 
 // importInto writes clean memories, ids preserved, counting them in res;
 // first is the index of clean[0] in the whole import, to name a memory
 // that fails.
 func importInto(ctx context.Context, tx *Tx, clean []*recall.Memory, first int, res *recall.ImportResult) error {
+	if tx.rows == nil {
+		tx.rows = newPendingRows()
+	}
+	defer func() { tx.rows = nil }()
 	for i, m := range clean {
 		var prev *recall.Memory
 		if m.ID != "" {
@@ -229,7 +232,7 @@ func importInto(ctx context.Context, tx *Tx, clean []*recall.Memory, first int, 
 			return recall.Errorf(recall.ErrorCode(err), "Memory %d (%s): %s Nothing was imported.", first+i+1, m.ID, recall.ErrorMessage(err))
 		}
 	}
-	return nil
+	return tx.rows.flush(ctx, tx)
 }
 
 // cleanAll validates and redacts copies of ms, on every core for a large

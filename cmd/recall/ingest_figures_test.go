@@ -21,6 +21,7 @@ import (
 // of them (40), and logs the CPU, wall time, allocations and collections
 // per memory: the marginal cost of a batched write at that size, which a
 // CPU or memory profile (go test -cpuprofile, -memprofile) breaks down.
+// It writes under a context that can be cancelled, as the CLI's can.
 func TestIngestFigures(t *testing.T) {
 	store, ok := os.LookupEnv("RECALL_INGEST_STORE")
 	if !ok {
@@ -35,6 +36,10 @@ func TestIngestFigures(t *testing.T) {
 	keepGC(t)
 	defer bulkWriteGC()()
 	from, batches := envInt(t, "RECALL_INGEST_FROM", 100000), envInt(t, "RECALL_INGEST_BATCHES", 40)
+	// A context that can end, as the CLI's (signal.NotifyContext) can:
+	// the driver watches such a context during every statement.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	corpus := synth.New(1, synth.DefaultVocab)
 	base := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	var cpu, wall time.Duration
@@ -48,7 +53,7 @@ func TestIngestFigures(t *testing.T) {
 			ms[j] = &recall.Memory{Title: title, Content: content, OccurredAt: base.Add(time.Duration(i) * 10 * time.Minute), Tags: []string{fmt.Sprintf("t%d", i%50)}}
 		}
 		c0, t0 := processCPU(t), time.Now()
-		if _, err := b.Memories.ImportMemories(context.Background(), ms); err != nil {
+		if _, err := b.Memories.ImportMemories(ctx, ms); err != nil {
 			t.Fatal(err)
 		}
 		cpu, wall = cpu+processCPU(t)-c0, wall+time.Since(t0)
