@@ -5,7 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/recall-mem/recall"
 )
@@ -103,5 +105,71 @@ func TestUpdate_BeforeWriteWithoutDone(t *testing.T) {
 	var n int
 	if err := db.write.QueryRow(`SELECT COUNT(*) FROM observations`).Scan(&n); err != nil || n != 1 {
 		t.Fatalf("%d observations (%v), want 1", n, err)
+	}
+}
+
+// While another process that does not go through the gate (a server, an
+// import) holds SQLite's write lock, the gated writer does not hold its
+// turn: it gives it back after each refused begin and takes it again, so
+// the hooks waiting for its turn never wait for the other's transaction
+// too. Once the lock is free it writes as usual.
+func TestUpdate_GatedWriterDoesNotHoldItsTurnWhileAnotherWrites(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "recall.db")
+	db := NewDB(path)
+	if err := db.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	other, err := sql.Open("sqlite", fileURI(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	other.SetMaxOpenConns(1)
+	var calls, dones atomic.Int64
+	db.BeforeWrite = func(context.Context) (func(), error) {
+		calls.Add(1)
+		return func() { dones.Add(1) }, nil
+	}
+	conn, err := other.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `BEGIN IMMEDIATE`); err != nil {
+		t.Fatal(err)
+	}
+	wrote := make(chan error, 1)
+	go func() {
+		wrote <- NewObservationService(db).RecordObservations(ctx, []*recall.Observation{{Type: recall.ObsCommand, Session: "s", Content: "make after"}})
+	}()
+	// The other writer holds the lock until the gated one has given its
+	// turn back twice (or, on a writer that waits in its turn, for good).
+	deadline := time.Now().Add(5 * time.Second)
+	for dones.Load() < 2 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	gaveBack := dones.Load()
+	if _, err := conn.ExecContext(ctx, `COMMIT`); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	if err := <-wrote; err != nil {
+		t.Fatal(err)
+	}
+	if gaveBack < 2 {
+		t.Errorf("the gated writer gave its turn back %d times while another held the lock; want it to wait outside its turn", gaveBack)
+	}
+	if c, d := calls.Load(), dones.Load(); c != d {
+		t.Errorf("BeforeWrite called %d times, done %d; want every turn ended", c, d)
+	}
+	var n int
+	if err := other.QueryRow(`SELECT COUNT(*) FROM observations`).Scan(&n); err != nil || n != 1 {
+		t.Fatalf("%d observations (%v), want 1", n, err)
+	}
+	var timeout int
+	if err := db.write.QueryRow(`PRAGMA busy_timeout`).Scan(&timeout); err != nil || timeout != int(busyTimeout.Milliseconds()) {
+		t.Fatalf("the writer's busy_timeout is %d (%v), want %d restored", timeout, err, busyTimeout.Milliseconds())
 	}
 }
