@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"os"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
@@ -171,5 +172,52 @@ func TestUpdate_GatedWriterDoesNotHoldItsTurnWhileAnotherWrites(t *testing.T) {
 	var timeout int
 	if err := db.write.QueryRow(`PRAGMA busy_timeout`).Scan(&timeout); err != nil || timeout != int(busyTimeout.Milliseconds()) {
 		t.Fatalf("the writer's busy_timeout is %d (%v), want %d restored", timeout, err, busyTimeout.Milliseconds())
+	}
+}
+
+// A gated writer's sweep truncates the WAL in a turn of its own, after
+// the sweep's transaction: the checkpoint takes SQLite's write lock, and
+// hooks wait for the end of the turn rather than poll for that lock.
+func TestSweep_GatedCheckpointInItsTurn(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "recall.db")
+	db := NewDB(path)
+	if err := db.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	now := time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)
+	if err := NewObservationService(db).RecordObservations(ctx, []*recall.Observation{
+		{At: now.AddDate(0, 0, -100), Type: recall.ObsCommand, Session: "s", Content: "make old"},
+		{At: now.AddDate(0, 0, -1), Type: recall.ObsCommand, Session: "s", Content: "make new"},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	walSize := func() int64 {
+		fi, err := os.Stat(path + "-wal")
+		if err != nil {
+			return -1
+		}
+		return fi.Size()
+	}
+	type turn struct{ walBefore, walAfter int64 }
+	var turns []*turn
+	db.BeforeWrite = func(context.Context) (func(), error) {
+		tr := &turn{walBefore: walSize()}
+		turns = append(turns, tr)
+		return func() { tr.walAfter = walSize() }, nil
+	}
+	rep, err := NewForgetService(db).Sweep(ctx, recall.RetentionPolicy{Enabled: true, Days: map[string]int{recall.ObsCommand: 30}}, now, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Deleted != 1 || rep.Upkeep == nil || !rep.Upkeep.WALTruncated {
+		t.Fatalf("sweep report %+v (upkeep %+v); want one deletion and the WAL truncated", rep, rep.Upkeep)
+	}
+	if len(turns) != 2 {
+		t.Fatalf("%d turns; want 2: the sweep's transaction and its checkpoint", len(turns))
+	}
+	if last := turns[1]; last.walBefore <= 0 || last.walAfter != 0 {
+		t.Errorf("the second turn began with a WAL of %d bytes and ended with %d; want the truncation inside it", last.walBefore, last.walAfter)
 	}
 }
