@@ -49,6 +49,17 @@ type Service struct {
 	Now     func() time.Time
 
 	findings []string // the current heartbeat's problems, for Findings
+	// What the views were written from, read after the start was
+	// recorded: the bootstrap context's recent sessions and pinned core
+	// come from it rather than from a third read of each.
+	snapshot *snapshot
+}
+
+// snapshot is the sessions (all, newest first) and pinned memories a
+// session start read after recording the start.
+type snapshot struct {
+	sessions []*recall.Session
+	pins     []*recall.Memory
 }
 
 var _ recall.SessionService = (*Service)(nil)
@@ -91,15 +102,20 @@ func (s *Service) StartSession(ctx context.Context, in *recall.Session) (*recall
 			rep.Problems = append(rep.Problems, fmt.Sprintf("Store integrity: %v. Run `recall doctor`.", err))
 		}
 	}
+	s.snapshot = nil
 	sessions, pins, err := s.load(ctx)
 	if err != nil {
 		rep.Problems = append(rep.Problems, fmt.Sprintf("Cannot read sessions: %v.", err))
-	} else if err := s.archive(sessions, rep.Evicted); err != nil {
-		rep.Problems = append(rep.Problems, fmt.Sprintf("Cannot archive evicted sessions: %v.", err))
-	} else if err := s.writeViews(sessions, pins); err != nil {
-		rep.Problems = append(rep.Problems, fmt.Sprintf("Cannot write %s: %v.", s.Dir, err))
+	} else {
+		s.snapshot = &snapshot{sessions, pins}
+		if err := s.archive(sessions, rep.Evicted); err != nil {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("Cannot archive evicted sessions: %v.", err))
+		} else if err := s.writeViews(sessions, pins); err != nil {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("Cannot write %s: %v.", s.Dir, err))
+		}
 	}
 	rep.Context = s.bootstrap(ctx, rep)
+	s.snapshot = nil // later contexts read the store again
 	return rep, nil
 }
 
