@@ -20,17 +20,7 @@ import (
 // checkpoints every gatedCheckpointEvery transactions after done.
 func TestUpdate_BeforeWriteAroundEachTransaction(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "recall.db")
-	db := NewDB(path)
-	if err := db.Open(); err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	other, err := sql.Open("sqlite", fileURI(path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	db, other, path := openWithOther(t)
 	count := func() int {
 		t.Helper()
 		var n int
@@ -89,6 +79,25 @@ func TestUpdate_BeforeWriteAroundEachTransaction(t *testing.T) {
 	}
 }
 
+// openWithOther opens a store in a temporary directory and a second
+// connection pool on its file, as another process would (both closed at
+// the end of the test).
+func openWithOther(t *testing.T) (db *DB, other *sql.DB, path string) {
+	t.Helper()
+	path = filepath.Join(t.TempDir(), "recall.db")
+	db = NewDB(path)
+	if err := db.Open(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	other, err := sql.Open("sqlite", fileURI(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { other.Close() })
+	return db, other, path
+}
+
 // A BeforeWrite that has nothing to let go of may return no done: the
 // write goes ahead.
 func TestUpdate_BeforeWriteWithoutDone(t *testing.T) {
@@ -116,17 +125,7 @@ func TestUpdate_BeforeWriteWithoutDone(t *testing.T) {
 // too. Once the lock is free it writes as usual.
 func TestUpdate_GatedWriterDoesNotHoldItsTurnWhileAnotherWrites(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "recall.db")
-	db := NewDB(path)
-	if err := db.Open(); err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	other, err := sql.Open("sqlite", fileURI(path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	db, other, _ := openWithOther(t)
 	other.SetMaxOpenConns(1)
 	var calls, dones atomic.Int64
 	db.BeforeWrite = func(context.Context) (func(), error) {
