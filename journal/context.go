@@ -66,8 +66,9 @@ const recentSessionsRead = 50
 
 // RecentSessions is the context source RecentSessions(s.Store) that, in a
 // session start, takes the sessions from what the views were written from
-// (the same rows: the newest first, read after the start) instead of
-// reading them once more.
+// (the same rows: the newest first, read after the start; a store's
+// FindViewSessions returns the newest recentSessionsRead of all first)
+// instead of reading them once more.
 func (s *Service) RecentSessions(ctx context.Context, req recall.ContextRequest) ([]recall.ContextItem, error) {
 	if s.snapshot == nil {
 		return RecentSessions(s.Store)(ctx, req)

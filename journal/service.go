@@ -55,8 +55,10 @@ type Service struct {
 	snapshot *snapshot
 }
 
-// snapshot is the sessions (all, newest first) and pinned memories a
-// session start read after recording the start.
+// snapshot is the sessions (newest first: all of them, or with a store
+// that has FindViewSessions those it returns, whose first ones are the
+// newest of all) and pinned memories a session start read after
+// recording the start.
 type snapshot struct {
 	sessions []*recall.Session
 	pins     []*recall.Memory
@@ -103,7 +105,7 @@ func (s *Service) StartSession(ctx context.Context, in *recall.Session) (*recall
 		}
 	}
 	s.snapshot = nil
-	sessions, pins, err := s.load(ctx)
+	sessions, pins, err := s.load(ctx, rep.Evicted)
 	if err != nil {
 		rep.Problems = append(rep.Problems, fmt.Sprintf("Cannot read sessions: %v.", err))
 	} else {
@@ -138,7 +140,7 @@ func (s *Service) FindSessions(ctx context.Context, limit int) ([]*recall.Sessio
 
 // Refresh rewrites RECENT.md and PINNED.md from the store.
 func (s *Service) Refresh(ctx context.Context) error {
-	sessions, pins, err := s.load(ctx)
+	sessions, pins, err := s.load(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -148,7 +150,7 @@ func (s *Service) Refresh(ctx context.Context) error {
 // Drift lists the views whose files differ from what the store renders:
 // someone edited a managed file, or a write was lost.
 func (s *Service) Drift(ctx context.Context) ([]string, error) {
-	sessions, pins, err := s.load(ctx)
+	sessions, pins, err := s.load(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -165,8 +167,23 @@ func (s *Service) Drift(ctx context.Context) ([]string, error) {
 	return out, nil
 }
 
-func (s *Service) load(ctx context.Context) ([]*recall.Session, []*recall.Memory, error) {
-	sessions, err := s.Store.FindSessions(ctx, 0)
+// viewSessionsFinder is a session store that can read only the sessions
+// the views and the context use (sqlite's FindViewSessions).
+type viewSessionsFinder interface {
+	FindViewSessions(ctx context.Context, newest int, also []string) ([]*recall.Session, error)
+}
+
+// load reads what the views are rendered from: the sessions, newest first
+// (with a store that can say which, only those the views, the context's
+// recent sessions and the archive of evicted use), and the pins.
+func (s *Service) load(ctx context.Context, evicted []string) ([]*recall.Session, []*recall.Memory, error) {
+	var sessions []*recall.Session
+	var err error
+	if vs, ok := s.Store.(viewSessionsFinder); ok {
+		sessions, err = vs.FindViewSessions(ctx, recentSessionsRead, evicted)
+	} else {
+		sessions, err = s.Store.FindSessions(ctx, 0)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
