@@ -49,6 +49,19 @@ type Service struct {
 	Now     func() time.Time
 
 	findings []string // the current heartbeat's problems, for Findings
+	// What the views were written from, read after the start was
+	// recorded: the bootstrap context's recent sessions and pinned core
+	// come from it rather than from a third read of each.
+	snapshot *snapshot
+}
+
+// snapshot is the sessions (newest first: all of them, or with a store
+// that has FindViewSessions those it returns, whose first ones are the
+// newest of all) and pinned memories a session start read after
+// recording the start.
+type snapshot struct {
+	sessions []*recall.Session
+	pins     []*recall.Memory
 }
 
 var _ recall.SessionService = (*Service)(nil)
@@ -91,15 +104,20 @@ func (s *Service) StartSession(ctx context.Context, in *recall.Session) (*recall
 			rep.Problems = append(rep.Problems, fmt.Sprintf("Store integrity: %v. Run `recall doctor`.", err))
 		}
 	}
-	sessions, pins, err := s.load(ctx)
+	s.snapshot = nil
+	sessions, pins, err := s.load(ctx, rep.Evicted)
 	if err != nil {
 		rep.Problems = append(rep.Problems, fmt.Sprintf("Cannot read sessions: %v.", err))
-	} else if err := s.archive(sessions, rep.Evicted); err != nil {
-		rep.Problems = append(rep.Problems, fmt.Sprintf("Cannot archive evicted sessions: %v.", err))
-	} else if err := s.writeViews(sessions, pins); err != nil {
-		rep.Problems = append(rep.Problems, fmt.Sprintf("Cannot write %s: %v.", s.Dir, err))
+	} else {
+		s.snapshot = &snapshot{sessions, pins}
+		if err := s.archive(sessions, rep.Evicted); err != nil {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("Cannot archive evicted sessions: %v.", err))
+		} else if err := s.writeViews(sessions, pins); err != nil {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("Cannot write %s: %v.", s.Dir, err))
+		}
 	}
 	rep.Context = s.bootstrap(ctx, rep)
+	s.snapshot = nil // later contexts read the store again
 	return rep, nil
 }
 
@@ -122,7 +140,7 @@ func (s *Service) FindSessions(ctx context.Context, limit int) ([]*recall.Sessio
 
 // Refresh rewrites RECENT.md and PINNED.md from the store.
 func (s *Service) Refresh(ctx context.Context) error {
-	sessions, pins, err := s.load(ctx)
+	sessions, pins, err := s.load(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -132,7 +150,7 @@ func (s *Service) Refresh(ctx context.Context) error {
 // Drift lists the views whose files differ from what the store renders:
 // someone edited a managed file, or a write was lost.
 func (s *Service) Drift(ctx context.Context) ([]string, error) {
-	sessions, pins, err := s.load(ctx)
+	sessions, pins, err := s.load(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -149,8 +167,23 @@ func (s *Service) Drift(ctx context.Context) ([]string, error) {
 	return out, nil
 }
 
-func (s *Service) load(ctx context.Context) ([]*recall.Session, []*recall.Memory, error) {
-	sessions, err := s.Store.FindSessions(ctx, 0)
+// viewSessionsFinder is a session store that can read only the sessions
+// the views and the context use (sqlite's FindViewSessions).
+type viewSessionsFinder interface {
+	FindViewSessions(ctx context.Context, newest int, also []string) ([]*recall.Session, error)
+}
+
+// load reads what the views are rendered from: the sessions, newest first
+// (with a store that can say which, only those the views, the context's
+// recent sessions and the archive of evicted use), and the pins.
+func (s *Service) load(ctx context.Context, evicted []string) ([]*recall.Session, []*recall.Memory, error) {
+	var sessions []*recall.Session
+	var err error
+	if vs, ok := s.Store.(viewSessionsFinder); ok {
+		sessions, err = vs.FindViewSessions(ctx, recentSessionsRead, evicted)
+	} else {
+		sessions, err = s.Store.FindSessions(ctx, 0)
+	}
 	if err != nil {
 		return nil, nil, err
 	}

@@ -35,12 +35,16 @@ func Working(mem recall.MemoryService) Section {
 	})
 }
 
+// MemorySectionLimit is how many memories a memory section (Pinned,
+// Working) reads at most.
+const MemorySectionLimit = 200
+
 func memorySection(name, title string, mem recall.MemoryService, narrow func(*recall.MemoryFilter)) Section {
 	return Section{Name: name, Title: title, Fetch: func(ctx context.Context, req recall.ContextRequest) ([]recall.ContextItem, error) {
 		var f recall.MemoryFilter
 		f.Project = req.Filter.Project
 		f.Collection = req.Filter.Collection
-		f.Limit = 200
+		f.Limit = MemorySectionLimit
 		narrow(&f)
 		ms, _, err := mem.FindMemories(ctx, f)
 		if err != nil {

@@ -433,15 +433,15 @@ func whileBusy(ctx context.Context, fn func() error) error {
 // update runs fn in a write transaction and commits it, retrying the
 // commit if another process holds a lock.
 func (db *DB) update(ctx context.Context, fn func(tx *Tx) error) error {
+	var tx *Tx
+	var err error
 	if db.BeforeWrite != nil {
-		done, err := db.gate(ctx)
-		if err != nil {
+		var done func()
+		if tx, done, err = db.gatedBegin(ctx); err != nil {
 			return err
 		}
 		defer done()
-	}
-	tx, err := db.beginWrite(ctx)
-	if err != nil {
+	} else if tx, err = db.beginWrite(ctx); err != nil {
 		return err
 	}
 	defer tx.Rollback()

@@ -29,3 +29,6 @@ func (db *DB) QueuedPlan(ctx context.Context) ([]string, error) {
 
 // CurrentRollupScans is how many window queries CurrentRollups has run.
 func CurrentRollupScans() int64 { return currentRollupScans.Load() }
+
+// LinkStatements is how many statements have linked rollup sources.
+func LinkStatements() int64 { return linkStatements.Load() }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/recall-mem/recall"
@@ -94,23 +95,31 @@ func upsertRollup(ctx context.Context, tx *Tx, r *recall.Rollup) error {
 	return nil
 }
 
-// linkSources records r's direct sources.
+// linkSources records r's direct sources in one statement: a 4h bucket
+// links some hundreds, and a statement per link was 18% of a backlog's
+// upkeep, inside the transaction a hook may wait for.
 func linkSources(ctx context.Context, tx *Tx, r *recall.Rollup) error {
 	if len(r.Sources) == 0 {
 		return nil
 	}
-	stmt, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO memory_rollup_sources (rollup_id, source_kind, source_id) VALUES (?, ?, ?)`)
+	pairs := make([][2]string, len(r.Sources))
+	for i, s := range r.Sources {
+		pairs[i] = [2]string{s.Kind, s.ID}
+	}
+	buf, err := json.Marshal(pairs)
 	if err != nil {
 		return err
 	}
-	defer stmt.Close()
-	for _, s := range r.Sources {
-		if _, err := stmt.ExecContext(ctx, r.ID, s.Kind, s.ID); err != nil {
-			return fmt.Errorf("link rollup source: %w", err)
-		}
+	linkStatements.Add(1)
+	if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO memory_rollup_sources (rollup_id, source_kind, source_id)
+		SELECT ?, value ->> 0, value ->> 1 FROM json_each(?)`, r.ID, string(buf)); err != nil {
+		return fmt.Errorf("link rollup sources: %w", err)
 	}
 	return nil
 }
+
+// linkStatements counts the statements linkSources ran (tests read it).
+var linkStatements atomic.Int64
 
 // resolveContradictions applies "the newer wins" to a keyed rollup: older
 // rollups of the same type and key with another value are superseded, and

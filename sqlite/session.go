@@ -235,6 +235,26 @@ func (s *SessionService) FindSessions(ctx context.Context, limit int) ([]*recall
 	return collect(rows, scanSession)
 }
 
+// FindViewSessions returns, newest first, the sessions the session views
+// and a session start's context use: every session that is not cold, the
+// newest newest of all, and those named in also (sessions a start just
+// evicted, for the archive). FindSessions(0) read every session ever
+// recorded for them, cold ones included, on every session start. The
+// newest are the first newest of the result: whatever else it holds is
+// older.
+func (s *SessionService) FindViewSessions(ctx context.Context, newest int, also []string) ([]*recall.Session, error) {
+	if also == nil {
+		also = []string{}
+	}
+	rows, err := s.db.read.QueryContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE state != 'cold' OR id IN `+inList+`
+		UNION SELECT * FROM (SELECT `+sessionColumns+` FROM sessions ORDER BY started_at DESC, id DESC LIMIT ?)
+		ORDER BY started_at DESC, id DESC`, jsonStrings(also), newest)
+	if err != nil {
+		return nil, fmt.Errorf("find sessions: %w", err)
+	}
+	return collect(rows, scanSession)
+}
+
 func findSession(ctx context.Context, tx *Tx, id string) (*recall.Session, error) {
 	sess, err := scanSession(tx.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {

@@ -122,7 +122,20 @@ func (db *DB) checkpointTruncate(ctx context.Context, tries int) (bool, error) {
 // agent's session start: one try that never waits for other processes.
 // The connection is pinned so that no other statement of this process runs
 // with the shortened busy timeout.
+//
+// A gated writer (the session upkeep) checkpoints in its turn, like its
+// transactions: the checkpoint takes SQLite's write lock while it
+// truncates the WAL, and a hook that met it there polled for it.
 func (db *DB) checkpointNow(ctx context.Context) (bool, error) {
+	if db.BeforeWrite != nil {
+		release, err := db.BeforeWrite(ctx)
+		if err != nil {
+			return false, fmt.Errorf("wal_checkpoint: %w", err)
+		}
+		if release != nil {
+			defer release()
+		}
+	}
 	conn, err := db.write.Conn(ctx)
 	if err != nil {
 		return false, fmt.Errorf("wal_checkpoint: %w", err)
