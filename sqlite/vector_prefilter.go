@@ -3,6 +3,7 @@ package sqlite
 import (
 	"math"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"sync"
@@ -175,8 +176,11 @@ func (c *sampleCache) drop() {
 }
 
 // maxSamples bounds the samples kept: one per worker's share, and the
-// shares move only with the index's size or the number of workers.
-const maxSamples = 16
+// shares move only with the index's size or the number of workers. Twice
+// the workers of one scan, so that a scan on a machine of many cores
+// finds its own shares' samples again (with a fixed 16, a scan on 17
+// workers took some of its samples anew every time).
+func maxSamples() int { return max(16, 2*runtime.GOMAXPROCS(0)) }
 
 // codeSample returns the sample of rows [lo, hi), cut into segs, taking
 // it if there is none. The caller holds the index's read lock.
@@ -190,7 +194,7 @@ func (x *vectorIndex) codeSample(segs []segment, lo, hi int) *codeSample {
 		}
 	}
 	s := takeSample(segs, lo, hi, x.dim)
-	if len(c.list) >= maxSamples {
+	if len(c.list) >= maxSamples() {
 		c.list = c.list[1:]
 	}
 	c.list = append(c.list, s)

@@ -4,8 +4,11 @@ import "golang.org/x/sys/cpu"
 
 // HasPopcnt512 reports whether Hamming8 runs on the AVX-512 kernel: a
 // row's eight words differ from the query's in one instruction
-// (VPOPCNTQ), where the Go loop makes eight popcounts and their sum.
-var HasPopcnt512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VPOPCNTDQ
+// (VPOPCNTQ), where the Go loop makes eight popcounts and their sum. The
+// kernel clears an XMM register with VPXORQ, whose EVEX form on XMM
+// needs AVX512VL: a CPU (or a virtual machine's CPUID) with F and
+// VPOPCNTDQ but without VL would fault on it.
+var HasPopcnt512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VPOPCNTDQ && cpu.X86.HasAVX512VL
 
 //go:noescape
 func hamming8AVX512(q *[8]uint64, codes *uint64, n int, out *int32)
