@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -22,156 +21,71 @@ var errRollback = errors.New("dry run")
 // their content lives on in the rollups). Landmarks are never swept, nor
 // sources of rollups or syntheses by type retention. No secure delete: the
 // seed keeps that cost for purges of secrets.
-//
-// The deletions run in transactions of at most sweepBatch observations
-// (a backlog store's sweep was one transaction of 1.3 s, which every hook
-// and command writing meanwhile waited for), each with the sessions it
-// left empty and the sweep's audit row as it stands: the row is written
-// by the first batch and brought up to date by each later one, so what a
-// committed batch deleted is always accounted for. The full-text index's
-// compaction and the incremental vacuum follow in a last transaction,
-// counted over the whole sweep. A sweep stopped between batches keeps
-// what it deleted; the next one deletes the rest. A dry run counts in one
-// transaction that it rolls back.
 func (s *ForgetService) Sweep(ctx context.Context, p recall.RetentionPolicy, now time.Time, dryRun bool) (*recall.SweepReport, error) {
 	rep := &recall.SweepReport{At: now.UTC(), DryRun: dryRun, Enabled: p.Enabled, ByType: map[string]int{}}
-	if dryRun {
-		err := s.db.update(ctx, func(tx *Tx) error {
-			sw := &sweepRun{rep: rep, policy: p, now: now}
-			if err := sw.all(ctx, tx, -1); err != nil {
-				return err
-			}
-			return errRollback
-		})
-		if err != nil && !errors.Is(err, errRollback) {
-			return nil, err
-		}
-		return rep, nil
-	}
-	sw := &sweepRun{rep: rep, policy: p, now: now, auditID: -1}
-	for more := true; more; {
-		err := s.db.update(ctx, func(tx *Tx) error {
-			deleted := rep.Deleted
-			more = false
-			if err := sw.all(ctx, tx, sweepBatch); err != nil {
-				return err
-			}
-			more = rep.Deleted-deleted >= sweepBatch
-			return sw.audit(ctx, tx)
-		})
-		if err != nil {
-			// What earlier batches committed stays; rep is not theirs
-			// alone, so it is not returned.
-			return nil, err
-		}
-	}
-	if rep.Deleted == 0 {
-		return rep, nil
-	}
-	rep.Upkeep = &recall.Upkeep{}
 	err := s.db.update(ctx, func(tx *Tx) error {
+		touched := map[string]bool{}
+		if p.Enabled {
+			guard, err := protectedSources(ctx, tx)
+			if err != nil {
+				return err
+			}
+			for _, t := range slices.Sorted(maps.Keys(p.Days)) {
+				if p.Days[t] <= 0 {
+					continue
+				}
+				cut := now.Add(-time.Duration(p.Days[t]) * 24 * time.Hour)
+				n, err := deleteObservations(ctx, tx, touched, `type = ? AND at < ? AND pinned = 0 AND status != 'compacted'`+guard, t, ms(cut))
+				if err != nil {
+					return fmt.Errorf("sweep %s: %w", t, err)
+				}
+				if n > 0 {
+					rep.ByType[t] = n
+				}
+				rep.Deleted += n
+			}
+		}
+		if p.CompactedDays > 0 {
+			cut := now.Add(-time.Duration(p.CompactedDays) * 24 * time.Hour)
+			n, err := deleteObservations(ctx, tx, touched, `status = 'compacted' AND at < ? AND pinned = 0`, ms(cut))
+			if err != nil {
+				return fmt.Errorf("sweep compacted: %w", err)
+			}
+			rep.Compacted, rep.Deleted = n, rep.Deleted+n
+		}
 		var err error
+		if rep.Sessions, err = dropEmptySessions(ctx, tx, touched); err != nil {
+			return err
+		}
+		if dryRun {
+			return errRollback
+		}
+		if rep.Deleted == 0 {
+			return nil
+		}
+		rep.Upkeep = &recall.Upkeep{}
 		if rep.Upkeep.FTS, err = compactFTS(ctx, tx, "observations_fts", rep.Deleted, false); err != nil {
+			return err
+		}
+		counts := map[string]int{"deleted": rep.Deleted, "compacted": rep.Compacted, "sessions": rep.Sessions}
+		for t, n := range rep.ByType {
+			counts["type:"+t] = n
+		}
+		if err := audit(ctx, tx, "sweep", sweepCriteria(p), counts); err != nil {
 			return err
 		}
 		rep.Upkeep.FreedPages, err = incrementalVacuum(ctx, tx)
 		return err
 	})
-	if err != nil {
+	if err != nil && !errors.Is(err, errRollback) {
 		return nil, err
 	}
-	if rep.Upkeep.WALTruncated, err = s.db.checkpointNow(ctx); err != nil {
-		return nil, err
+	if rep.Upkeep != nil {
+		if rep.Upkeep.WALTruncated, err = s.db.checkpointNow(ctx); err != nil {
+			return nil, err
+		}
 	}
 	return rep, nil
-}
-
-// sweepBatch is how many observations one transaction of a sweep deletes
-// at most: a few ms of work, like a 4h bucket's rollup.
-const sweepBatch = 256
-
-// sweepRun is one sweep under way: its report so far and its audit row.
-type sweepRun struct {
-	rep     *recall.SweepReport
-	policy  recall.RetentionPolicy
-	now     time.Time
-	auditID int64 // the audit row written by the first batch; -1 before
-}
-
-// all deletes, within tx, up to limit observations (-1: all) that the
-// policy expires, type by type and then the rolled-up ones, drops the
-// sessions the deletions left empty, and adds it all to the report.
-func (sw *sweepRun) all(ctx context.Context, tx *Tx, limit int) error {
-	p, rep := sw.policy, sw.rep
-	touched := map[string]bool{}
-	left := limit
-	if p.Enabled {
-		guard, err := protectedSources(ctx, tx)
-		if err != nil {
-			return err
-		}
-		for _, t := range slices.Sorted(maps.Keys(p.Days)) {
-			if p.Days[t] <= 0 || left == 0 {
-				continue
-			}
-			cut := sw.now.Add(-time.Duration(p.Days[t]) * 24 * time.Hour)
-			n, err := deleteObservationsUpTo(ctx, tx, touched, left, `type = ? AND at < ? AND pinned = 0 AND status != 'compacted'`+guard, t, ms(cut))
-			if err != nil {
-				return fmt.Errorf("sweep %s: %w", t, err)
-			}
-			if n > 0 {
-				rep.ByType[t] += n
-			}
-			rep.Deleted += n
-			left = remaining(left, n)
-		}
-	}
-	if p.CompactedDays > 0 && left != 0 {
-		cut := sw.now.Add(-time.Duration(p.CompactedDays) * 24 * time.Hour)
-		n, err := deleteObservationsUpTo(ctx, tx, touched, left, `status = 'compacted' AND at < ? AND pinned = 0`, ms(cut))
-		if err != nil {
-			return fmt.Errorf("sweep compacted: %w", err)
-		}
-		rep.Compacted, rep.Deleted = rep.Compacted+n, rep.Deleted+n
-	}
-	n, err := dropEmptySessions(ctx, tx, touched)
-	rep.Sessions += n
-	return err
-}
-
-// remaining is what is left of limit (-1: no limit) after n.
-func remaining(limit, n int) int {
-	if limit < 0 {
-		return limit
-	}
-	return limit - n
-}
-
-// audit writes the sweep's audit row with the counts so far, or brings it
-// up to date: one row per sweep, written once something was deleted.
-func (sw *sweepRun) audit(ctx context.Context, tx *Tx) error {
-	rep := sw.rep
-	if rep.Deleted == 0 {
-		return nil
-	}
-	counts := map[string]int{"deleted": rep.Deleted, "compacted": rep.Compacted, "sessions": rep.Sessions}
-	for t, n := range rep.ByType {
-		counts["type:"+t] = n
-	}
-	if sw.auditID < 0 {
-		if err := audit(ctx, tx, "sweep", sweepCriteria(sw.policy), counts); err != nil {
-			return err
-		}
-		return tx.QueryRowContext(ctx, `SELECT last_insert_rowid()`).Scan(&sw.auditID)
-	}
-	buf, err := json.Marshal(counts)
-	if err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE forget_log SET counts = ? WHERE id = ?`, string(buf), sw.auditID); err != nil {
-		return fmt.Errorf("audit: %w", err)
-	}
-	return nil
 }
 
 func sweepCriteria(p recall.RetentionPolicy) string {
@@ -186,23 +100,7 @@ func sweepCriteria(p recall.RetentionPolicy) string {
 // deleteObservations deletes the observations matching cond, adds the
 // sessions they belonged to to touched, and returns how many went.
 func deleteObservations(ctx context.Context, tx *Tx, touched map[string]bool, cond string, args ...any) (int, error) {
-	return deleteReturningSessions(ctx, tx, touched, `DELETE FROM observations WHERE `+cond+` RETURNING session`, args...)
-}
-
-// deleteObservationsUpTo is deleteObservations of at most limit
-// observations (-1: all), oldest id first.
-func deleteObservationsUpTo(ctx context.Context, tx *Tx, touched map[string]bool, limit int, cond string, args ...any) (int, error) {
-	if limit < 0 {
-		return deleteObservations(ctx, tx, touched, cond, args...)
-	}
-	return deleteReturningSessions(ctx, tx, touched, `DELETE FROM observations WHERE id IN (SELECT id FROM observations WHERE `+cond+` ORDER BY id LIMIT ?) RETURNING session`,
-		append(args, limit)...)
-}
-
-// deleteReturningSessions runs query, a DELETE of observations returning
-// their sessions, adds those to touched and returns how many went.
-func deleteReturningSessions(ctx context.Context, tx *Tx, touched map[string]bool, query string, args ...any) (int, error) {
-	rows, err := tx.QueryContext(ctx, query, args...)
+	rows, err := tx.QueryContext(ctx, `DELETE FROM observations WHERE `+cond+` RETURNING session`, args...)
 	if err != nil {
 		return 0, err
 	}

@@ -213,10 +213,10 @@ func TestSweep_GatedCheckpointInItsTurn(t *testing.T) {
 	if rep.Deleted != 1 || rep.Upkeep == nil || !rep.Upkeep.WALTruncated {
 		t.Fatalf("sweep report %+v (upkeep %+v); want one deletion and the WAL truncated", rep, rep.Upkeep)
 	}
-	if len(turns) < 2 {
-		t.Fatalf("%d turns; want the sweep's transactions and then its checkpoint", len(turns))
+	if len(turns) != 2 {
+		t.Fatalf("%d turns; want 2: the sweep's transaction and its checkpoint", len(turns))
 	}
-	if last := turns[len(turns)-1]; last.walBefore <= 0 || last.walAfter != 0 {
-		t.Errorf("the second turn began with a WAL of %d bytes and ended with %d; want the truncation inside the last", last.walBefore, last.walAfter)
+	if last := turns[1]; last.walBefore <= 0 || last.walAfter != 0 {
+		t.Errorf("the second turn began with a WAL of %d bytes and ended with %d; want the truncation inside it", last.walBefore, last.walAfter)
 	}
 }
