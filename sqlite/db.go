@@ -63,7 +63,6 @@ type DB struct {
 
 	rstmts readStmts  // see readStmt
 	terms  termCounts // see matchExpr
-	raw    rawStmts   // see execRaw
 }
 
 // NewDB returns a store for the database file at path; call Open next.
@@ -245,7 +244,6 @@ func (db *DB) setUpWriter() error {
 func (db *DB) Close() error {
 	var errs []error
 	db.closeReadStmts()
-	db.closeRawStmts()
 	if db.read != nil {
 		errs = append(errs, db.read.Close())
 	}
@@ -286,6 +284,7 @@ type Tx struct {
 	begun context.Context      // the context the transaction began under: see execRaw
 	still context.Context      // the same, never ending: see quiet
 	nargs []driver.NamedValue  // see execRaw
+	raw   rawStmts             // see execRaw
 	rows  *pendingRows         // an import's rows written in batches; nil writes each at once
 	execs int                  // statements exec has run (tests count them)
 }
@@ -307,10 +306,13 @@ func (tx *Tx) Rollback() error {
 
 func (tx *Tx) release() {
 	if tx.conn != nil {
-		_ = tx.conn.Raw(func(dc any) error {
-			tx.db.raw.closeIfInvalid(dc)
-			return nil
-		})
+		if tx.raw != nil {
+			// Closed under the connection, before it goes back.
+			_ = tx.conn.Raw(func(any) error {
+				tx.raw.close()
+				return nil
+			})
+		}
 		tx.conn.Close()
 		tx.conn = nil
 	}
@@ -366,6 +368,12 @@ func (tx *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *s
 	st, err := tx.prepare(ctx, query)
 	if err != nil {
 		return tx.Tx.QueryRowContext(ctx, query, args...) // reports the same error
+	}
+	if tx.rows == nil {
+		// Outside an import a lookup may scan (a rollup's earliest
+		// memory, the queue's count): a paced slice's deadline or a
+		// signal still cuts it short.
+		return st.QueryRowContext(ctx, args...)
 	}
 	return st.QueryRowContext(tx.quiet(ctx), args...)
 }

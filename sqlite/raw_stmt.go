@@ -4,35 +4,31 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
-	"sync"
 	"time"
 )
 
-// rawStmts are the statements of Tx.exec (single rows written by key,
-// constant SQL) prepared on the writer's driver connection itself, which
-// a write transaction runs through (*sql.Conn).Raw instead of
+// rawStmts are the statements of an import's Tx.exec (single rows written
+// by key, constant SQL) prepared on the writer's driver connection
+// itself, which the transaction runs through (*sql.Conn).Raw instead of
 // database/sql's statements: for each statement database/sql checks and
 // converts every argument into a slice of its own, wraps the result and
 // takes its locks, 1-1.5 µs and about five allocations, and a memory of
-// a batched import runs five or six. They are prepared once per
-// connection, when first run (preparing the memory's insert compiles the
-// FTS triggers too, which costs as much as the insert).
-type rawStmts struct {
-	mu   sync.Mutex
-	conn driver.Conn // the connection they were prepared on
-	m    map[string]driver.StmtExecContext
-}
+// a batched import runs five or six.
+//
+// They are prepared when first run in the transaction and closed when it
+// ends, on the connection it holds (release): database/sql knows nothing
+// of them, so statements kept past the transaction would outlive a
+// connection it discards (after a statement of any other write was
+// interrupted), and SQLite keeps a connection with unfinalized statements
+// open, with its files and page cache, until they are. An import of
+// 1,000 memories prepares them once; a single write, which would prepare
+// them for one row, runs through database/sql's statements kept for the
+// store (hot_stmt.go) instead.
+type rawStmts map[string]driver.StmtExecContext
 
-// stmt returns query prepared on conn. The statements of another
-// connection (database/sql replaced the writer's, closing it and them)
-// are forgotten.
+// stmt returns query prepared on conn, preparing it the first time.
 func (r *rawStmts) stmt(ctx context.Context, conn driver.Conn, query string) (driver.StmtExecContext, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.conn != conn {
-		r.conn, r.m = conn, nil
-	}
-	if st := r.m[query]; st != nil {
+	if st := (*r)[query]; st != nil {
 		return st, nil
 	}
 	prep, ok := conn.(driver.ConnPrepareContext)
@@ -48,10 +44,10 @@ func (r *rawStmts) stmt(ctx context.Context, conn driver.Conn, query string) (dr
 		st.Close()
 		return nil, errNoRaw
 	}
-	if r.m == nil {
-		r.m = make(map[string]driver.StmtExecContext)
+	if *r == nil {
+		*r = make(rawStmts)
 	}
-	r.m[query] = se
+	(*r)[query] = se
 	return se, nil
 }
 
@@ -59,71 +55,22 @@ func (r *rawStmts) stmt(ctx context.Context, conn driver.Conn, query string) (dr
 // runs it through database/sql.
 var errNoRaw = driver.ErrSkip
 
-// closeOn closes the statements prepared on conn, before it closes.
-func (r *rawStmts) closeOn(conn driver.Conn) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.conn != conn {
-		return
-	}
-	for _, st := range r.m {
+// close finalizes the statements; the caller holds their connection.
+func (r *rawStmts) close() {
+	for _, st := range *r {
 		if c, ok := st.(interface{ Close() error }); ok {
 			c.Close()
 		}
 	}
-	r.conn, r.m = nil, nil
-}
-
-// closeIfInvalid closes the statements prepared on dc when the driver
-// says dc is no longer fit for use (a statement of it was interrupted):
-// database/sql then closes it as it goes back to the pool, and
-// statements left unfinalized would keep its database open.
-func (r *rawStmts) closeIfInvalid(dc any) {
-	v, ok := dc.(driver.Validator)
-	if !ok || v.IsValid() {
-		return
-	}
-	if conn, ok := dc.(driver.Conn); ok {
-		r.closeOn(conn)
-	}
-}
-
-// any reports whether any statement is prepared.
-func (r *rawStmts) any() bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.m) > 0
-}
-
-// closeRawStmts closes the raw statements before the writer's pool
-// closes; a process that wrote no memory has none, and connects nothing.
-// It waits for a write under way to end, for up to busyTimeout: past
-// that the statements are left to the process's end.
-func (db *DB) closeRawStmts() {
-	if db.write == nil || !db.raw.any() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), busyTimeout)
-	defer cancel()
-	c, err := db.write.Conn(ctx)
-	if err != nil {
-		return
-	}
-	defer c.Close()
-	_ = c.Raw(func(dc any) error {
-		if conn, ok := dc.(driver.Conn); ok {
-			db.raw.closeOn(conn)
-		}
-		return nil
-	})
+	*r = nil
 }
 
 // execRaw runs query with args on the transaction's driver connection;
-// ran is false when it could not (an argument of a type it does not
-// convert, a transaction without its connection), and the caller runs it
-// through database/sql.
+// ran is false when it does not (not an import, an argument of a type it
+// does not convert, a transaction without its connection), and the caller
+// runs it through database/sql.
 func (tx *Tx) execRaw(ctx context.Context, query string, args []any) (res sql.Result, ran bool, err error) {
-	if tx.conn == nil {
+	if tx.conn == nil || tx.rows == nil {
 		return nil, false, nil
 	}
 	nv := tx.nargs[:0]
@@ -152,7 +99,7 @@ func (tx *Tx) execRaw(ctx context.Context, query string, args []any) (res sql.Re
 		if !ok {
 			return errNoRaw
 		}
-		st, err := tx.db.raw.stmt(qctx, conn, query)
+		st, err := tx.raw.stmt(qctx, conn, query)
 		if err != nil {
 			return err
 		}

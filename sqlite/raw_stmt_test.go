@@ -4,7 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -49,44 +52,98 @@ func TestDriverValue_AsDatabaseSQL(t *testing.T) {
 
 type json32 int32
 
-// TestExecRaw_PreparedOncePerConnection: the statements of a write are
-// run on the driver's connection, prepared by the first write and reused
-// by the next; closing the store closes them.
-func TestExecRaw_PreparedOncePerConnection(t *testing.T) {
-	db := NewDB(filepath.Join(t.TempDir(), "recall.db"))
+// TestExecRaw_PreparedOncePerImport: the statements of an import run on
+// the driver's connection, each prepared once in the transaction and
+// closed when it ends, so none outlives it (database/sql, which knows
+// nothing of them, may discard the connection later: SQLite would keep it
+// open, with its files, for as long as a statement of it is not
+// finalized). A single write runs through database/sql's statements.
+func TestExecRaw_PreparedOncePerImport(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	const put = `INSERT OR REPLACE INTO store_meta (key, value) VALUES (?, ?)`
+	var kept *Tx
+	err := db.update(ctx, func(tx *Tx) error {
+		kept = tx
+		tx.rows = newPendingRows() // an import
+		defer func() { tx.rows = nil }()
+		for i := range 3 {
+			if _, err := tx.exec(ctx, put, "k", int64(i)); err != nil {
+				return err
+			}
+			if len(tx.raw) != 1 || tx.raw[put] == nil {
+				t.Fatalf("statement %d: %d prepared on the driver's connection, want this one", i, len(tx.raw))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kept.raw != nil {
+		t.Errorf("%d statements left open after the import's transaction", len(kept.raw))
+	}
+	err = db.update(ctx, func(tx *Tx) error {
+		kept = tx
+		_, err := tx.exec(ctx, put, "k", int64(9))
+		return err
+	})
+	if err != nil || kept.raw != nil {
+		t.Errorf("a single write: %v, %d statements on the driver's connection", err, len(kept.raw))
+	}
+	var v string
+	if err := db.read.QueryRow(`SELECT value FROM store_meta WHERE key = 'k'`).Scan(&v); err != nil || v != "9" {
+		t.Errorf("value %q (%v), want 9", v, err)
+	}
+}
+
+// A writer connection that database/sql discards outside a transaction
+// (a statement interrupted by its context ended) closes for good: no
+// statement of an earlier import keeps it, with its files, open.
+func TestExecRaw_DiscardedWriterCloses(t *testing.T) {
+	dir := t.TempDir()
+	db := NewDB(filepath.Join(dir, "recall.db"))
 	if err := db.Open(); err != nil {
 		t.Fatal(err)
 	}
+	defer db.Close()
 	s := NewMemoryService(db)
 	ctx := context.Background()
-	put := func(title string) {
-		if _, err := s.PutMemory(ctx, &recall.Memory{Title: title, Content: "content of " + title, Tags: []string{"t"}}); err != nil {
+	var batch []*recall.Memory
+	for i := range 200 {
+		batch = append(batch, &recall.Memory{Title: fmt.Sprintf("m%d", i), Content: "content", Tags: []string{"t"}})
+	}
+	if _, err := s.ImportMemories(ctx, batch); err != nil {
+		t.Fatal(err)
+	}
+	open := func() int {
+		ents, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Skip("no /proc/self/fd here")
+		}
+		n := 0
+		for _, e := range ents {
+			if target, err := os.Readlink(filepath.Join("/proc/self/fd", e.Name())); err == nil && strings.HasPrefix(target, dir) {
+				n++
+			}
+		}
+		return n
+	}
+	before := open()
+	for range 3 {
+		// Discard the writer as database/sql does an invalid one.
+		c, err := db.write.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = c.Raw(func(any) error { return driver.ErrBadConn })
+		c.Close()
+		if _, err := s.ImportMemories(ctx, batch[:10]); err != nil {
 			t.Fatal(err)
 		}
 	}
-	put("first")
-	db.raw.mu.Lock()
-	n, first := len(db.raw.m), db.raw.m[insertPlainMemorySQL]
-	db.raw.mu.Unlock()
-	if n == 0 || first == nil {
-		t.Fatalf("%d statements prepared on the driver's connection, the memory's insert %v", n, first)
-	}
-	put("second")
-	db.raw.mu.Lock()
-	again, same := len(db.raw.m), db.raw.m[insertPlainMemorySQL] == first
-	db.raw.mu.Unlock()
-	if again != n || !same {
-		t.Errorf("second write: %d statements (first %d), the same insert: %v", again, n, same)
-	}
-	var count int
-	if err := db.read.QueryRow(`SELECT count(*) FROM memories m JOIN memory_tags t ON t.seq = m.seq`).Scan(&count); err != nil || count != 2 {
-		t.Errorf("%d tagged memories (%v), want 2", count, err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if db.raw.any() {
-		t.Error("statements left open after Close")
+	if after := open(); after > before {
+		t.Errorf("files of the store open: %d before, %d after three writers were discarded", before, after)
 	}
 }
 
@@ -111,34 +168,38 @@ func TestExecRaw_OtherTypesThroughDatabaseSQL(t *testing.T) {
 	}
 }
 
-// brokenConn is a driver connection that says it is no longer fit for
-// use, with statements that record being closed.
-type brokenConn struct{ driver.Conn }
-
-func (brokenConn) IsValid() bool { return false }
-
-type closedStmt struct {
-	driver.StmtExecContext
-	closed *bool
-}
-
-func (s closedStmt) Close() error { *s.closed = true; return nil }
-
-// TestRawStmts_ClosedWithAnInvalidConnection: the statements of a
-// connection the driver calls invalid, which database/sql closes as it
-// goes back to the pool, are closed first; those of a valid one are
-// kept.
-func TestRawStmts_ClosedWithAnInvalidConnection(t *testing.T) {
-	var r rawStmts
-	var closed bool
-	conn := brokenConn{}
-	r.conn, r.m = conn, map[string]driver.StmtExecContext{"q": closedStmt{closed: &closed}}
-	r.closeIfInvalid(struct{ driver.Conn }{}) // another, valid as far as it says
-	if closed || !r.any() {
-		t.Fatal("statements closed for another connection")
+// driverValue gives what database/sql gives only while the driver
+// converts nothing itself: a driver that checks or converts arguments
+// (NamedValueChecker, ColumnConverter) would see other values through
+// database/sql than through execRaw. This fails on a driver upgrade that
+// brings either.
+func TestExecRaw_DriverConvertsNothing(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	c, err := db.write.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
 	}
-	r.closeIfInvalid(conn)
-	if !closed || r.any() {
-		t.Errorf("invalid connection: closed %v, statements left %v", closed, r.any())
+	defer c.Close()
+	err = c.Raw(func(dc any) error {
+		if _, ok := dc.(driver.NamedValueChecker); ok {
+			t.Error("the driver's connection checks argument values")
+		}
+		st, err := dc.(driver.Conn).Prepare(`SELECT ?`)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		if _, ok := st.(driver.NamedValueChecker); ok {
+			t.Error("the driver's statement checks argument values")
+		}
+		// driver.ColumnConverter, deprecated, named by its method.
+		if _, ok := st.(interface{ ColumnConverter(int) driver.ValueConverter }); ok {
+			t.Error("the driver's statement converts argument values")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -83,8 +83,6 @@ func (tx *Tx) prepared(query string) bool {
 	if _, ok := tx.stmts[query]; ok {
 		return true
 	}
-	tx.db.raw.mu.Lock()
-	defer tx.db.raw.mu.Unlock()
-	_, ok := tx.db.raw.m[query]
+	_, ok := tx.raw[query]
 	return ok
 }

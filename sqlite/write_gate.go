@@ -87,9 +87,13 @@ func (db *DB) beginNow(ctx context.Context) (*Tx, error) {
 		_, _ = db.write.ExecContext(context.WithoutCancel(ctx), restore)
 		return nil, err
 	}
-	// The transaction holds the connection: restored through it.
+	// The transaction holds the connection: restored through it. If that
+	// fails (ctx ended after BEGIN: database/sql rolls back and keeps the
+	// connection), it is restored in the pool, as above: else every later
+	// write would run without a busy timeout.
 	if _, err := tx.ExecContext(ctx, restore); err != nil {
 		_ = tx.Rollback()
+		_, _ = db.write.ExecContext(context.WithoutCancel(ctx), restore)
 		return nil, err
 	}
 	return &Tx{Tx: tx, db: db, now: db.now()}, nil
