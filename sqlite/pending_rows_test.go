@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -43,6 +43,21 @@ func memoryTags(t *testing.T, db *DB) [][2]string {
 	return out
 }
 
+// sameRows reports where the rows of table after the import (got) first
+// differ from those after the same memories written another way (want).
+func sameRows[T comparable](t *testing.T, table, other string, got, want []T) {
+	t.Helper()
+	if slices.Equal(got, want) {
+		return
+	}
+	i := 0
+	for i < min(len(got), len(want)) && got[i] == want[i] {
+		i++
+	}
+	t.Errorf("%s: %d rows after the import, %d after %s; first difference at row %d: %#v, want %#v",
+		table, len(got), len(want), other, i, got[i:min(i+3, len(got))], want[i:min(i+3, len(want))])
+}
+
 // TestImportMemories_TagsAsPutOneByOne: an import, which lists its
 // memories' tags pendingBatch at a time, leaves the same memory_tags as
 // the same memories put one at a time, including a memory imported twice
@@ -67,14 +82,7 @@ func TestImportMemories_TagsAsPutOneByOne(t *testing.T) {
 		}
 	}
 	got, want := memoryTags(t, imported), memoryTags(t, put)
-	if !reflect.DeepEqual(got, want) {
-		i := 0
-		for i < min(len(got), len(want)) && got[i] == want[i] {
-			i++
-		}
-		t.Errorf("memory_tags: %d rows after the import, %d after puts one by one; first difference at row %d: %q, want %q",
-			len(got), len(want), i, got[i:min(i+3, len(got))], want[i:min(i+3, len(want))])
-	}
+	sameRows(t, "memory_tags", "puts one by one", got, want)
 	if len(want) == 0 {
 		t.Fatal("no tags listed")
 	}
@@ -187,14 +195,7 @@ func TestImportMemories_VersionsAsOneByOne(t *testing.T) {
 		}
 	}
 	got, want := versionRowsOf(t, imported), versionRowsOf(t, oneByOne)
-	if !reflect.DeepEqual(got, want) {
-		i := 0
-		for i < min(len(got), len(want)) && got[i] == want[i] {
-			i++
-		}
-		t.Errorf("memory_versions: %d rows after the import, %d one by one; first difference at row %d: %q, want %q",
-			len(got), len(want), i, got[i:min(i+3, len(got))], want[i:min(i+3, len(want))])
-	}
+	sameRows(t, "memory_versions", "imports one by one", got, want)
 	// Each deleted memory keeps its deletion; its version 1 is the
 	// import's.
 	if len(want) != len(ms)+len(gone) {
