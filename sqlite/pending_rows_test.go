@@ -2,8 +2,9 @@ package sqlite
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
-	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -42,6 +43,21 @@ func memoryTags(t *testing.T, db *DB) [][2]string {
 	return out
 }
 
+// sameRows reports where the rows of table after the import (got) first
+// differ from those after the same memories written another way (want).
+func sameRows[T comparable](t *testing.T, table, other string, got, want []T) {
+	t.Helper()
+	if slices.Equal(got, want) {
+		return
+	}
+	i := 0
+	for i < min(len(got), len(want)) && got[i] == want[i] {
+		i++
+	}
+	t.Errorf("%s: %d rows after the import, %d after %s; first difference at row %d: %#v, want %#v",
+		table, len(got), len(want), other, i, got[i:min(i+3, len(got))], want[i:min(i+3, len(want))])
+}
+
 // TestImportMemories_TagsAsPutOneByOne: an import, which lists its
 // memories' tags pendingBatch at a time, leaves the same memory_tags as
 // the same memories put one at a time, including a memory imported twice
@@ -66,14 +82,7 @@ func TestImportMemories_TagsAsPutOneByOne(t *testing.T) {
 		}
 	}
 	got, want := memoryTags(t, imported), memoryTags(t, put)
-	if !reflect.DeepEqual(got, want) {
-		i := 0
-		for i < min(len(got), len(want)) && got[i] == want[i] {
-			i++
-		}
-		t.Errorf("memory_tags: %d rows after the import, %d after puts one by one; first difference at row %d: %q, want %q",
-			len(got), len(want), i, got[i:min(i+3, len(got))], want[i:min(i+3, len(want))])
-	}
+	sameRows(t, "memory_tags", "puts one by one", got, want)
 	if len(want) == 0 {
 		t.Fatal("no tags listed")
 	}
@@ -81,8 +90,8 @@ func TestImportMemories_TagsAsPutOneByOne(t *testing.T) {
 
 // TestImportInto_TagsInMultiRowStatements: a batch of memories with one
 // plain tag each lists them with one statement per pendingBatch, not one
-// per memory: four statements a memory (row, full-text row, version,
-// queue), not five.
+// per memory, nor the version rows: three statements a memory (row,
+// full-text row, queue), not five.
 func TestImportInto_TagsInMultiRowStatements(t *testing.T) {
 	ctx := context.Background()
 	db := openDB(t)
@@ -104,11 +113,147 @@ func TestImportInto_TagsInMultiRowStatements(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := 4*n + n/pendingBatch; execs != want {
+	if want := 3*n + 2*n/pendingBatch; execs != want {
 		t.Errorf("%d statements for %d memories, want %d", execs, n, want)
 	}
 	var tagged int
 	if err := db.read.QueryRow(`SELECT count(*) FROM memory_tags`).Scan(&tagged); err != nil || tagged != n {
 		t.Errorf("%d tag rows (%v), want %d", tagged, err, n)
+	}
+}
+
+// versionRowsOf is every row of memory_versions in seq order, but for
+// changed_at, which each transaction stamps, and a deletion's snapshot,
+// which has the times of its deletion.
+func versionRowsOf(t *testing.T, db *DB) []string {
+	rows, err := db.read.Query(`SELECT seq, memory_id, version, op, iif(op = 'delete', '', snapshot), quote(content) FROM memory_versions ORDER BY seq`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var seq, version int64
+		var id, op, snap, content string
+		if err := rows.Scan(&seq, &id, &version, &op, &snap, &content); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, fmt.Sprintf("%d %s v%d %s %q %s", seq, id, version, op, snap, content))
+	}
+	return out
+}
+
+// TestImportMemories_VersionsAsOneByOne: an import, which writes its
+// version rows pendingBatch at a time, leaves the same memory_versions
+// rows, seqs included, as the same memories imported one per
+// transaction (each row by a statement of its own). The import updates
+// a memory it has just inserted, whose version row is still pending, and
+// takes again the ids of two deleted memories whose history is kept:
+// their version 1 is replaced, which the multi-row statement leaves to
+// the single one. A memory that is not canonical keeps its own snapshot.
+func TestImportMemories_VersionsAsOneByOne(t *testing.T) {
+	ctx := context.Background()
+	ms := taggedMemories(2*pendingBatch + 7)
+	again := *ms[5]
+	again.Content = "changed"
+	ms = append(ms[:pendingBatch-3], append([]*recall.Memory{&again}, ms[pendingBatch-3:]...)...)
+	ms[9].Metadata = json.RawMessage(`{"b": 1,  "a": [1, 2]}`)
+	ms[10].OccurredAt = time.Date(2024, 1, 1, 0, 0, 0, 123456789, time.FixedZone("X", 3600))
+	gone := []string{ms[20].ID, ms[pendingBatch+30].ID}
+	for _, m := range ms {
+		// Stamped times of their own: the update copies the earlier
+		// version's whole state into its row.
+		m.CreatedAt, m.UpdatedAt = m.OccurredAt, m.OccurredAt
+	}
+
+	imported, oneByOne := openDB(t), openDB(t)
+	for _, db := range []*DB{imported, oneByOne} {
+		svc := NewMemoryService(db)
+		for _, id := range gone {
+			if _, err := svc.PutMemory(ctx, &recall.Memory{ID: id, Title: "Earlier", Content: "earlier " + id}); err != nil {
+				t.Fatal(err)
+			}
+			if err := svc.DeleteMemory(ctx, id); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	copies := func() []*recall.Memory {
+		out := make([]*recall.Memory, len(ms))
+		for i, m := range ms {
+			c := *m
+			out[i] = &c
+		}
+		return out
+	}
+	if _, err := NewMemoryService(imported).ImportMemories(ctx, copies()); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range copies() {
+		if _, err := NewMemoryService(oneByOne).ImportMemories(ctx, []*recall.Memory{m}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, want := versionRowsOf(t, imported), versionRowsOf(t, oneByOne)
+	sameRows(t, "memory_versions", "imports one by one", got, want)
+	// Each deleted memory keeps its deletion; its version 1 is the
+	// import's.
+	if len(want) != len(ms)+len(gone) {
+		t.Errorf("%d version rows, want %d", len(want), len(ms)+len(gone))
+	}
+}
+
+// TestRowBuffer_UndoShort: when the versions' multi-row statement
+// ignores a row (its version is taken), the rows it inserted are taken
+// back and all are written one at a time; when it ignores none, that one
+// statement is all.
+func TestRowBuffer_UndoShort(t *testing.T) {
+	ctx := context.Background()
+	for _, taken := range []bool{false, true} {
+		db := openDB(t)
+		if taken {
+			if _, err := db.write.Exec(`INSERT INTO memory_versions (memory_id, version, op, changed_at, snapshot) VALUES ('mem_x', 1, 'create', 1, '{"title":"old"}')`); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var execs int
+		err := db.update(ctx, func(tx *Tx) error {
+			b := newPendingRows().versions
+			for i := range pendingBatch {
+				id := fmt.Sprintf("mem_%d", i)
+				if i == 7 {
+					id = "mem_x"
+				}
+				if err := b.add(ctx, tx, id, 1, "import", 2, "", nil); err != nil {
+					return err
+				}
+			}
+			execs = tx.execs
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 1
+		if taken {
+			want = 2 + pendingBatch
+		}
+		if execs != want {
+			t.Errorf("taken %v: %d statements, want %d", taken, execs, want)
+		}
+		var n, seqs int
+		var snap string
+		if err := db.read.QueryRow(`SELECT count(*), max(seq) - min(seq) + 1 FROM memory_versions`).Scan(&n, &seqs); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.read.QueryRow(`SELECT snapshot FROM memory_versions WHERE memory_id = 'mem_x'`).Scan(&snap); err != nil {
+			t.Fatal(err)
+		}
+		if n != pendingBatch || snap != "" {
+			t.Errorf("taken %v: %d rows, mem_x's snapshot %q; want %d and the new one", taken, n, snap, pendingBatch)
+		}
+		if !taken && seqs != pendingBatch {
+			t.Errorf("seqs span %d, want %d", seqs, pendingBatch)
+		}
 	}
 }

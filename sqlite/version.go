@@ -44,8 +44,11 @@ func saveVersion(ctx context.Context, tx *Tx, m *recall.Memory, op string, live 
 	if err != nil {
 		return err
 	}
-	_, err = tx.exec(ctx, insertVersionSQL,
-		m.ID, m.Version, op, ms(tx.now), stored, content)
+	if tx.rows != nil {
+		err = tx.rows.versions.add(ctx, tx, m.ID, m.Version, op, ms(tx.now), stored, content)
+	} else {
+		_, err = tx.exec(ctx, insertVersionSQL, m.ID, m.Version, op, ms(tx.now), stored, content)
+	}
 	if err != nil {
 		return fmt.Errorf("save version: %w", err)
 	}
