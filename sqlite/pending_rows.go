@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"strings"
 )
 
@@ -38,12 +39,16 @@ var tagRows = multiRowSQL(tagOneSQL, pendingBatch)
 // inserted and writes them all one at a time, as before.
 var versionMultiSQL = multiRowSQL(strings.Replace(insertVersionSQL, "INSERT OR REPLACE", "INSERT OR IGNORE", 1), pendingBatch)
 
-// undoVersionsSQL deletes the version rows from seq ? on: those a
+// undoVersionsSQL deletes the version rows with seqs ?1 to ?2: those a
 // multi-row statement has just appended. seq is an INTEGER PRIMARY KEY
 // without AUTOINCREMENT, so each row took the largest seq plus one, and
 // after the delete the rows written again one at a time take the seqs
-// they would have had.
-const undoVersionsSQL = `DELETE FROM memory_versions WHERE seq >= ?`
+// they would have had. That holds only while the largest seq is below
+// 2^63-1 (another program may write one): past it SQLite picks free seqs
+// at random, so the range is deleted only when ?2 is still the largest
+// seq, and undoShort fails the import unless it deleted every row of it.
+const undoVersionsSQL = `DELETE FROM memory_versions WHERE seq BETWEEN ?1 AND ?2
+	AND (SELECT MAX(seq) FROM memory_versions) = ?2`
 
 func newPendingRows() *pendingRows {
 	return &pendingRows{
@@ -123,8 +128,12 @@ func (b *rowBuffer) undoShort(ctx context.Context, tx *Tx, res sql.Result) (bool
 		if err != nil {
 			return false, err
 		}
-		if _, err := tx.exec(ctx, b.undo, last-n+1); err != nil {
+		res, err := tx.exec(ctx, b.undo, last-n+1, last)
+		if err != nil {
 			return false, err
+		}
+		if gone, err := res.RowsAffected(); err != nil || gone != n {
+			return false, fmt.Errorf("import: the %d rows a multi-row insert appended are not the table's last (%d taken back): %w", n, gone, err)
 		}
 	}
 	return true, nil

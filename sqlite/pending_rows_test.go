@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -255,5 +256,53 @@ func TestRowBuffer_UndoShort(t *testing.T) {
 		if !taken && seqs != pendingBatch {
 			t.Errorf("seqs span %d, want %d", seqs, pendingBatch)
 		}
+	}
+}
+
+// A history row at the largest seq SQLite allows (written by another
+// program) makes SQLite give new rows free seqs at random, so the rows a
+// multi-row insert appended are not the table's last: taking them back
+// by range would delete that row, and older ones. The import fails
+// instead, whole, and every row stays.
+func TestRowBuffer_UndoShortAfterTheLargestSeq(t *testing.T) {
+	ctx := context.Background()
+	db := openDB(t)
+	if _, err := db.write.Exec(`INSERT INTO memory_versions (seq, memory_id, version, op, changed_at, snapshot) VALUES
+		(9223372036854775807, 'mem_top', 1, 'create', 1, '{"title":"top"}'),
+		(5, 'mem_x', 1, 'create', 1, '{"title":"old"}')`); err != nil {
+		t.Fatal(err)
+	}
+	err := db.update(ctx, func(tx *Tx) error {
+		b := newPendingRows().versions
+		for i := range pendingBatch {
+			id := fmt.Sprintf("mem_%d", i)
+			if i == 0 {
+				id = "mem_x" // taken: the statement leaves it out
+			}
+			if err := b.add(ctx, tx, id, 1, "import", 2, "", nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err == nil {
+		t.Fatal("the batch was taken back by range past the largest seq")
+	}
+	var n int
+	var top string
+	if err := db.read.QueryRow(`SELECT count(*), (SELECT snapshot FROM memory_versions WHERE memory_id = 'mem_top') FROM memory_versions`).Scan(&n, &top); err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 || top != `{"title":"top"}` {
+		t.Errorf("%d rows after the failed import, the top row's snapshot %q; want the 2 before", n, top)
+	}
+}
+
+// versionMultiSQL is made from insertVersionSQL by replacing its verb: a
+// rewording of that statement must not leave a multi-row REPLACE, which
+// opens a savepoint (FTS5 flushes its pending terms at each).
+func TestVersionMultiSQL_IsInsertOrIgnore(t *testing.T) {
+	if !strings.HasPrefix(strings.TrimSpace(versionMultiSQL), "INSERT OR IGNORE INTO memory_versions") {
+		t.Fatalf("versionMultiSQL begins %.60q", strings.TrimSpace(versionMultiSQL))
 	}
 }
