@@ -194,7 +194,9 @@ func TestExecRaw_DriverConvertsNothing(t *testing.T) {
 			t.Error("the driver's statement checks argument values")
 		}
 		// driver.ColumnConverter, deprecated, named by its method.
-		if _, ok := st.(interface{ ColumnConverter(int) driver.ValueConverter }); ok {
+		if _, ok := st.(interface {
+			ColumnConverter(int) driver.ValueConverter
+		}); ok {
 			t.Error("the driver's statement converts argument values")
 		}
 		return nil
