@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/internal/lazyre"
 )
 
 // Kinds of secrets, as written in [REDACTED:kind] and in counts.
@@ -56,7 +57,7 @@ type Config struct {
 
 // privateSpan is dropped, tags included; an unclosed tag drops the rest of
 // the text, which errs on the side of keeping a secret out.
-var privateSpan = regexp.MustCompile(`(?is)<private>.*?(?:</private>|\z)`)
+var privateSpan = lazyre.New(`(?is)<private>.*?(?:</private>|\z)`)
 
 // New returns a redactor with the built-in rules and cfg's additions.
 // Returns EINVALID for a pattern or allow entry that does not compile.
@@ -133,7 +134,7 @@ func (r *Redactor) Redact(text string) (string, map[string]int) {
 	lower := asciiLower(text)
 	if strings.Contains(lower, "<private>") {
 		n := 0
-		text = privateSpan.ReplaceAllStringFunc(text, func(string) string { n++; return "" })
+		text = privateSpan().ReplaceAllStringFunc(text, func(string) string { n++; return "" })
 		count(KindPrivate, n)
 		lower = asciiLower(text)
 	}
@@ -149,7 +150,7 @@ func (r *Redactor) Redact(text string) (string, map[string]int) {
 			}
 			secret := text[s:e]
 			if ru.keep != nil && ru.keep(secret) || r.allowed(secret) || overlaps(spans, s, e) ||
-				ru.name > 0 && m[2*ru.name] >= 0 && dataName.MatchString(text[m[2*ru.name]:m[2*ru.name+1]]) {
+				ru.name > 0 && m[2*ru.name] >= 0 && dataName().MatchString(text[m[2*ru.name]:m[2*ru.name+1]]) {
 				continue
 			}
 			spans = append(spans, span{s, e, ru.kind})

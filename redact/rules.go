@@ -5,6 +5,8 @@ import (
 	"math"
 	"regexp"
 	"strings"
+
+	"github.com/recall-mem/recall/internal/lazyre"
 )
 
 // builtinRules lists the detectors, most specific first: a provider key
@@ -73,9 +75,9 @@ func notAssignedSecret(s string) bool {
 // not credentials), and values without both letters and digits.
 func lowEntropy(s string) bool {
 	switch {
-	case digestPrefix.MatchString(s), encodedText(s):
+	case digestPrefix().MatchString(s), encodedText(s):
 		return true
-	case len(s) > 200, isHex(s), uuidRE.MatchString(s), strings.Contains(s, "//"), strings.HasPrefix(s, "/"),
+	case len(s) > 200, isHex(s), uuidRE().MatchString(s), strings.Contains(s, "//"), strings.HasPrefix(s, "/"),
 		!hasDigit(s), !hasLetter(s), strings.ToLower(s) == s || strings.ToUpper(s) == s:
 		return true
 	}
@@ -85,11 +87,11 @@ func lowEntropy(s string) bool {
 }
 
 // digestPrefix marks subresource-integrity style digests.
-var digestPrefix = regexp.MustCompile(`^(?i:sha1|sha256|sha384|sha512|md5)-`)
+var digestPrefix = lazyre.New(`^(?i:sha1|sha256|sha384|sha512|md5)-`)
 
 // dataName matches assignment names whose values are identifiers, digests
 // or payloads rather than credentials.
-var dataName = regexp.MustCompile(`(?i)(?:^|[_.-])(?:id|ids|uuid|guid|hash|digest|checksum|integrity|sha\d*|md5|etag|commit|rev|revision|ref|body|content|data|image|img|thumbnail|icon|src|href|url|path|file|name|title|version)$`)
+var dataName = lazyre.New(`(?i)(?:^|[_.-])(?:id|ids|uuid|guid|hash|digest|checksum|integrity|sha\d*|md5|etag|commit|rev|revision|ref|body|content|data|image|img|thumbnail|icon|src|href|url|path|file|name|title|version)$`)
 
 // encodedText reports whether s is base64 of mostly printable text: an
 // encoded message, not a random credential.
@@ -108,7 +110,7 @@ func encodedText(s string) bool {
 	return false
 }
 
-var uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+var uuidRE = lazyre.New(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 
 // entropy is the Shannon entropy of s in bits per byte.
 func entropy(s string) float64 {
