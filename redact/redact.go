@@ -8,8 +8,10 @@ package redact
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/internal/lazyre"
@@ -59,15 +61,24 @@ type Config struct {
 // the text, which errs on the side of keeping a secret out.
 var privateSpan = lazyre.New(`(?is)<private>.*?(?:</private>|\z)`)
 
+// builtin is builtinRules with the anchored expressions, made once a
+// process: every Redactor shares the compiled expressions (a Regexp is safe
+// for concurrent use), each compiled when its rule first runs.
+var builtin = sync.OnceValue(func() []rule {
+	rules := builtinRules()
+	for i := range rules {
+		if ru := &rules[i]; ru.anchor {
+			re := ru.re
+			ru.anchored = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:` + re().String() + `)`) })
+		}
+	}
+	return rules
+})
+
 // New returns a redactor with the built-in rules and cfg's additions.
 // Returns EINVALID for a pattern or allow entry that does not compile.
 func New(cfg Config) (*Redactor, error) {
-	r := &Redactor{rules: builtinRules()}
-	for i := range r.rules {
-		if ru := &r.rules[i]; ru.anchor {
-			ru.anchored = regexp.MustCompile(`^(?:` + ru.re.String() + `)`)
-		}
-	}
+	r := &Redactor{rules: slices.Clone(builtin())}
 	for _, p := range cfg.Patterns {
 		kind, expr := KindCustom, p
 		if i := strings.Index(p, "="); i > 0 && isKindName(p[:i]) {
@@ -81,7 +92,7 @@ func New(cfg Config) (*Redactor, error) {
 		if re.NumSubexp() > 0 {
 			g = 1
 		}
-		r.rules = append(r.rules, rule{kind: kind, re: re, group: g})
+		r.rules = append(r.rules, rule{kind: kind, re: func() *regexp.Regexp { return re }, group: g})
 	}
 	r.allowExact = map[string]bool{}
 	for _, a := range cfg.Allow {
