@@ -11,7 +11,8 @@ import (
 )
 
 // TestInit_NoEagerRegexps checks that the packages whose initialisation
-// used to compile regular expressions no longer do: every recall process,
+// used to compile regular expressions (or, web, build its Markdown
+// renderer) no longer do: every recall process,
 // each hook included, runs every linked package's init. It reruns this
 // test binary (which links what the command links) with
 // GODEBUG=inittrace=1 and no tests, and reads each package's allocation
