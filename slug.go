@@ -1,13 +1,12 @@
 package recall
 
 import (
-	"regexp"
 	"strings"
 )
 
 var (
-	slugRE   = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
-	nonAlnum = regexp.MustCompile(`[^a-z0-9]+`)
+	slugRE   = lazyRegexp(`^[a-z0-9][a-z0-9._-]*$`)
+	nonAlnum = lazyRegexp(`[^a-z0-9]+`)
 )
 
 // Limits on names. Slugs cannot hold a path separator or start with a dot,
@@ -21,7 +20,7 @@ const (
 // Slugify turns text into a key the way seed 002 does: lower case, runs of
 // anything but a-z0-9 become one hyphen, hyphens trimmed, then cut to 50.
 func Slugify(text string) string {
-	s := nonAlnum.ReplaceAllString(strings.ToLower(text), "-")
+	s := nonAlnum().ReplaceAllString(strings.ToLower(text), "-")
 	s = strings.Trim(s, "-")
 	if len(s) > 50 {
 		s = s[:50]
@@ -31,7 +30,7 @@ func Slugify(text string) string {
 
 // ValidateCollection returns EINVALID unless name is a slug of at most 64 characters.
 func ValidateCollection(name string) error {
-	if len(name) > MaxCollectionLen || !slugRE.MatchString(name) {
+	if len(name) > MaxCollectionLen || !slugRE().MatchString(name) {
 		return Errorf(EINVALID, "Invalid collection %q: use lower-case letters, digits, '.', '_' or '-', starting with a letter or digit, at most %d characters.", name, MaxCollectionLen)
 	}
 	return nil
@@ -39,7 +38,7 @@ func ValidateCollection(name string) error {
 
 // ValidateKey returns EINVALID unless key is a slug of at most 80 characters.
 func ValidateKey(key string) error {
-	if len(key) > MaxKeyLen || !slugRE.MatchString(key) {
+	if len(key) > MaxKeyLen || !slugRE().MatchString(key) {
 		return Errorf(EINVALID, "Invalid key %q: use lower-case letters, digits, '.', '_' or '-', starting with a letter or digit, at most %d characters.", key, MaxKeyLen)
 	}
 	return nil

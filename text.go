@@ -1,7 +1,6 @@
 package recall
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -16,11 +15,11 @@ func OneLine(s string, n int) string {
 	return s
 }
 
-var h1RE = regexp.MustCompile(`(?m)^#[ \t]+(.+?)[ \t]*#*[ \t]*$`)
+var h1RE = lazyRegexp(`(?m)^#[ \t]+(.+?)[ \t]*#*[ \t]*$`)
 
 // FirstH1 returns the text of the first level-one ATX heading, or "".
 func FirstH1(content string) string {
-	m := h1RE.FindStringSubmatch(content)
+	m := h1RE().FindStringSubmatch(content)
 	if m == nil {
 		return ""
 	}
@@ -37,7 +36,7 @@ func WithoutTitle(text, title string) string {
 		return text
 	}
 	line, after, _ := strings.Cut(rest, "\n")
-	if m := h1RE.FindStringSubmatch(line); m != nil && strings.EqualFold(strings.TrimSpace(m[1]), title) {
+	if m := h1RE().FindStringSubmatch(line); m != nil && strings.EqualFold(strings.TrimSpace(m[1]), title) {
 		return strings.TrimLeft(after, " \t\r\n")
 	}
 	// A flattened snippet: "# Title body…" on one line.

@@ -1,8 +1,9 @@
 package httpapi
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/recall-mem/recall/internal/lazyre"
 )
 
 // The store's messages name the CLI command to run next ("run `recall
@@ -11,8 +12,8 @@ import (
 // operator can run (`recall init`, `recall reindex`, `recall doctor`) stay
 // as they are.
 var (
-	cliCommand = regexp.MustCompile("`recall ([a-z-]+(?: [a-z]+)?)((?: [^`]*)?)`")
-	runRoute   = regexp.MustCompile("\\b(run|Run) `(GET|POST|PATCH|DELETE) ")
+	cliCommand = lazyre.New("`recall ([a-z-]+(?: [a-z]+)?)((?: [^`]*)?)`")
+	runRoute   = lazyre.New("\\b(run|Run) `(GET|POST|PATCH|DELETE) ")
 )
 
 // apiMessage rewords the CLI commands in msg as REST routes.
@@ -20,14 +21,14 @@ func apiMessage(msg string) string {
 	if !strings.Contains(msg, "`recall ") {
 		return msg
 	}
-	msg = cliCommand.ReplaceAllStringFunc(msg, func(m string) string {
-		sub := cliCommand.FindStringSubmatch(m)
+	msg = cliCommand().ReplaceAllStringFunc(msg, func(m string) string {
+		sub := cliCommand().FindStringSubmatch(m)
 		if route := routeFor(sub[1], strings.Fields(sub[2])); route != "" {
 			return "`" + route + "`"
 		}
 		return m
 	})
-	return runRoute.ReplaceAllStringFunc(msg, func(m string) string {
+	return runRoute().ReplaceAllStringFunc(msg, func(m string) string {
 		if strings.HasPrefix(m, "Run") {
 			return "Call" + m[3:]
 		}

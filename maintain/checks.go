@@ -3,12 +3,12 @@ package maintain
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/internal/lazyre"
 )
 
 // Paths the checks look at, relative to the project root.
@@ -47,9 +47,9 @@ func stale(states []state, unit string, now time.Time) []recall.MaintainFinding 
 }
 
 var (
-	dueRE      = regexp.MustCompile(`(?i)\bdue:?\s*(\d{4}-\d{2}-\d{2})\b`)
-	resolvedRE = regexp.MustCompile(`^\s*\[[xX]\]`)
-	dailyRE    = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2})\.md$`)
+	dueRE      = lazyre.New(`(?i)\bdue:?\s*(\d{4}-\d{2}-\d{2})\b`)
+	resolvedRE = lazyre.New(`^\s*\[[xX]\]`)
+	dailyRE    = lazyre.New(`^(\d{4}-\d{2}-\d{2})\.md$`)
 )
 
 // openLoops finds items of memory/registers/open-loops.md that are
@@ -63,9 +63,9 @@ func openLoops(states []state, unit string, now time.Time) []recall.MaintainFind
 		}
 		var msg string
 		actions := []string{ActArchive, ActKeep}
-		if resolvedRE.MatchString(s.Text) {
+		if resolvedRE().MatchString(s.Text) {
 			msg = "resolved"
-		} else if m := dueRE.FindStringSubmatch(s.Text); m != nil && m[1] < today {
+		} else if m := dueRE().FindStringSubmatch(s.Text); m != nil && m[1] < today {
 			msg = "past due (due " + m[1] + ")"
 			actions = []string{ActKeep, ActSnooze, ActArchive}
 		} else {
@@ -88,7 +88,7 @@ func dailyLogs(paths []string, now time.Time) []recall.MaintainFinding {
 	sort.Strings(sorted)
 	var out []recall.MaintainFinding
 	for _, p := range sorted {
-		m := dailyRE.FindStringSubmatch(path.Base(p))
+		m := dailyRE().FindStringSubmatch(path.Base(p))
 		if m == nil || !strings.HasPrefix(p, dailyDir) {
 			continue
 		}

@@ -2,7 +2,6 @@ package maintain
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -10,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/internal/lazyre"
 	"github.com/recall-mem/recall/prose"
 )
 
@@ -27,9 +27,9 @@ type claim struct {
 }
 
 var (
-	keyValueRE = regexp.MustCompile(`^\s*(?:\[[ xX]\]\s*)?([^:=]{2,60}?)\s*(?::|=)\s+(\S.*?)\s*$`)
-	dateRE     = regexp.MustCompile(`(?i)\b(\d{4}-\d{2}-\d{2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?)\b`)
-	numberRE   = regexp.MustCompile(`^\d+(?:[.,]\d+)*%?$`)
+	keyValueRE = lazyre.New(`^\s*(?:\[[ xX]\]\s*)?([^:=]{2,60}?)\s*(?::|=)\s+(\S.*?)\s*$`)
+	dateRE     = lazyre.New(`(?i)\b(\d{4}-\d{2}-\d{2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?)\b`)
+	numberRE   = lazyre.New(`^\d+(?:[.,]\d+)*%?$`)
 	negations  = setOf("not no never none nobody nothing neither nor without cannot")
 	// ignored are the shared stopwords (prose) that claims leave out of
 	// their content words: the core function words only. With all of
@@ -55,14 +55,14 @@ func parseClaim(s state) claim {
 	c := claim{s: s, plain: map[string]bool{}, names: map[string]bool{}, numbers: map[string]bool{}, dates: map[string]bool{}}
 	text := s.Text
 	c.norm = normalise(text)
-	if m := keyValueRE.FindStringSubmatch(text); m != nil && len(strings.Fields(m[1])) <= 6 && !labels[normalise(m[1])] {
+	if m := keyValueRE().FindStringSubmatch(text); m != nil && len(strings.Fields(m[1])) <= 6 && !labels[normalise(m[1])] {
 		c.key = normalise(m[1])
 		c.val = normalise(m[2])
 	}
-	for _, d := range dateRE.FindAllString(text, -1) {
+	for _, d := range dateRE().FindAllString(text, -1) {
 		c.dates[strings.ToLower(d)] = true
 	}
-	text = dateRE.ReplaceAllString(text, " ")
+	text = dateRE().ReplaceAllString(text, " ")
 	sentenceStart := true
 	for _, raw := range strings.Fields(text) {
 		w := strings.TrimFunc(raw, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '%' && r != '\'' })
@@ -70,7 +70,7 @@ func parseClaim(s state) claim {
 		first, _ := utf8.DecodeRuneInString(w)
 		switch {
 		case w == "":
-		case numberRE.MatchString(w):
+		case numberRE().MatchString(w):
 			c.numbers[w] = true
 		case negations[lower] || strings.HasSuffix(lower, "n't"):
 			c.negated = true

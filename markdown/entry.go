@@ -1,8 +1,9 @@
 package markdown
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/recall-mem/recall/internal/lazyre"
 )
 
 // Item is a single-line list item of a managed file: an entry when it
@@ -15,7 +16,7 @@ type Item struct {
 
 // idTokenRE finds the id token at the end of a line: a space, "^tr" and ten
 // lower-case hex digits, then only spaces or tabs.
-var idTokenRE = regexp.MustCompile(`(^|[ \t])\^(tr[0-9a-f]{10})[ \t]*$`)
+var idTokenRE = lazyre.New(`(^|[ \t])\^(tr[0-9a-f]{10})[ \t]*$`)
 
 // placeholders are list items that stand for "nothing here yet" and so are
 // not entries (compared lower-case, after trimming).
@@ -174,7 +175,7 @@ func sectionEnd(lines []string) int {
 func parseItem(line string) (Item, bool) {
 	body := line[2:]
 	var it Item
-	if loc := idTokenRE.FindStringSubmatchIndex(body); loc != nil {
+	if loc := idTokenRE().FindStringSubmatchIndex(body); loc != nil {
 		it.ID = body[loc[4]:loc[5]]
 		it.Text = body[:loc[0]]
 	} else {

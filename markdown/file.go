@@ -97,7 +97,7 @@ func (f *File) SetText(id, text string) error {
 	line := f.Lines[i]
 	end := eol(line)
 	body := trimEOL(line)
-	loc := idTokenRE.FindStringIndex(body)
+	loc := idTokenRE().FindStringIndex(body)
 	tail := body[loc[0]:]
 	if !strings.HasPrefix(tail, " ") && !strings.HasPrefix(tail, "\t") {
 		tail = " " + tail

@@ -3,15 +3,15 @@ package postgres
 import (
 	"fmt"
 	"net/url"
-	"regexp"
 	"strings"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/internal/lazyre"
 )
 
 // secretRE finds password=… in a key/value connection string that a
 // driver error may quote.
-var secretRE = regexp.MustCompile(`(?i)(password\s*=\s*)('[^']*'|\S+)`)
+var secretRE = lazyre.New(`(?i)(password\s*=\s*)('[^']*'|\S+)`)
 
 // wrap turns a driver error into a recall error that names the store by
 // its redacted URL. The driver's text is kept for diagnosis, with the
@@ -21,7 +21,7 @@ func (db *DB) wrap(code, what string, err error) error {
 	for _, pw := range db.secrets {
 		msg = strings.ReplaceAll(msg, pw, "xxxxx")
 	}
-	msg = secretRE.ReplaceAllString(msg, "${1}xxxxx")
+	msg = secretRE().ReplaceAllString(msg, "${1}xxxxx")
 	return recall.Errorf(code, "%s", fmt.Sprintf("PostgreSQL store %s: %s: %s", db.safe, what, msg))
 }
 

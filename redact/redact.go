@@ -8,10 +8,13 @@ package redact
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/internal/lazyre"
 )
 
 // Kinds of secrets, as written in [REDACTED:kind] and in counts.
@@ -56,17 +59,26 @@ type Config struct {
 
 // privateSpan is dropped, tags included; an unclosed tag drops the rest of
 // the text, which errs on the side of keeping a secret out.
-var privateSpan = regexp.MustCompile(`(?is)<private>.*?(?:</private>|\z)`)
+var privateSpan = lazyre.New(`(?is)<private>.*?(?:</private>|\z)`)
+
+// builtin is builtinRules with the anchored expressions, made once a
+// process: every Redactor shares the compiled expressions (a Regexp is safe
+// for concurrent use), each compiled when its rule first runs.
+var builtin = sync.OnceValue(func() []rule {
+	rules := builtinRules()
+	for i := range rules {
+		if ru := &rules[i]; ru.anchor {
+			re := ru.re
+			ru.anchored = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:` + re().String() + `)`) })
+		}
+	}
+	return rules
+})
 
 // New returns a redactor with the built-in rules and cfg's additions.
 // Returns EINVALID for a pattern or allow entry that does not compile.
 func New(cfg Config) (*Redactor, error) {
-	r := &Redactor{rules: builtinRules()}
-	for i := range r.rules {
-		if ru := &r.rules[i]; ru.anchor {
-			ru.anchored = regexp.MustCompile(`^(?:` + ru.re.String() + `)`)
-		}
-	}
+	r := &Redactor{rules: slices.Clone(builtin())}
 	for _, p := range cfg.Patterns {
 		kind, expr := KindCustom, p
 		if i := strings.Index(p, "="); i > 0 && isKindName(p[:i]) {
@@ -80,7 +92,7 @@ func New(cfg Config) (*Redactor, error) {
 		if re.NumSubexp() > 0 {
 			g = 1
 		}
-		r.rules = append(r.rules, rule{kind: kind, re: re, group: g})
+		r.rules = append(r.rules, rule{kind: kind, re: func() *regexp.Regexp { return re }, group: g})
 	}
 	r.allowExact = map[string]bool{}
 	for _, a := range cfg.Allow {
@@ -133,7 +145,7 @@ func (r *Redactor) Redact(text string) (string, map[string]int) {
 	lower := asciiLower(text)
 	if strings.Contains(lower, "<private>") {
 		n := 0
-		text = privateSpan.ReplaceAllStringFunc(text, func(string) string { n++; return "" })
+		text = privateSpan().ReplaceAllStringFunc(text, func(string) string { n++; return "" })
 		count(KindPrivate, n)
 		lower = asciiLower(text)
 	}
@@ -149,7 +161,7 @@ func (r *Redactor) Redact(text string) (string, map[string]int) {
 			}
 			secret := text[s:e]
 			if ru.keep != nil && ru.keep(secret) || r.allowed(secret) || overlaps(spans, s, e) ||
-				ru.name > 0 && m[2*ru.name] >= 0 && dataName.MatchString(text[m[2*ru.name]:m[2*ru.name+1]]) {
+				ru.name > 0 && m[2*ru.name] >= 0 && dataName().MatchString(text[m[2*ru.name]:m[2*ru.name+1]]) {
 				continue
 			}
 			spans = append(spans, span{s, e, ru.kind})

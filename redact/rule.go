@@ -24,7 +24,7 @@ import (
 //     which is \b without its cost.
 type rule struct {
 	kind    string
-	re      *regexp.Regexp
+	re      func() *regexp.Regexp
 	group   int
 	keep    func(secret string) bool
 	name    int
@@ -34,7 +34,7 @@ type rule struct {
 	runs    bool
 	bounded bool
 
-	anchored *regexp.Regexp // re anchored at its start, for anchor
+	anchored func() *regexp.Regexp // re anchored at its start, for anchor
 }
 
 // anchorLimit bounds how far an anchored match may reach.
@@ -63,7 +63,7 @@ func (ru *rule) find(text, lower string) [][]int {
 	}
 	var out [][]int
 	for _, w := range spans {
-		for _, m := range ru.re.FindAllStringSubmatchIndex(text[w[0]:w[1]], -1) {
+		for _, m := range ru.re().FindAllStringSubmatchIndex(text[w[0]:w[1]], -1) {
 			for i := range m {
 				if m[i] >= 0 {
 					m[i] += w[0]
@@ -102,7 +102,7 @@ func (ru *rule) findAnchored(text, lower string) [][]int {
 		if p < next {
 			continue
 		}
-		m := ru.anchored.FindStringSubmatchIndex(text[p:min(p+anchorLimit, len(text))])
+		m := ru.anchored().FindStringSubmatchIndex(text[p:min(p+anchorLimit, len(text))])
 		if m == nil {
 			continue
 		}

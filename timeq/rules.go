@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -15,91 +16,95 @@ const (
 )
 
 // rules in priority order: longer, more specific expressions first, so
-// "on 3 June, 2023" is one day and not the month June.
-var rules = []rule{
-	{re(`\b(?:on\s+)?(\d{4})-(\d{2})-(\d{2})\b`), func(m []string, now time.Time) (time.Time, time.Time, bool) {
-		y, mo, d := atoi(m[1]), atoi(m[2]), atoi(m[3])
-		return dayOf(y, time.Month(mo), d, now)
-	}},
-	{re(`\b(?:on\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthRE + `,?\s+(\d{4})\b`), func(m []string, now time.Time) (time.Time, time.Time, bool) {
-		return dayOf(atoi(m[3]), month(m[2]), atoi(m[1]), now)
-	}},
-	{re(`\b(?:on\s+)?` + monthRE + `\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`), func(m []string, now time.Time) (time.Time, time.Time, bool) {
-		return dayOf(atoi(m[3]), month(m[1]), atoi(m[2]), now)
-	}},
-	{re(`\b(?:(?:in|during)\s+)?(?:early\s+|late\s+|mid\s+)?` + monthRE + `,?\s+(?:of\s+)?(\d{4})\b`), func(m []string, now time.Time) (time.Time, time.Time, bool) {
-		s := time.Date(atoi(m[2]), month(m[1]), 1, 0, 0, 0, 0, now.Location())
-		return s, s.AddDate(0, 1, 0), true
-	}},
-	{re(`\b(?:in|during|since|before|after|until)\s+(?:early\s+|late\s+|mid\s+)?` + monthRE + `\b`), func(m []string, now time.Time) (time.Time, time.Time, bool) {
-		// A month without a year is the latest one that has begun.
-		mo := month(m[1])
-		y := now.Year()
-		if mo > now.Month() {
-			y--
-		}
-		s := time.Date(y, mo, 1, 0, 0, 0, 0, now.Location())
-		return s, s.AddDate(0, 1, 0), true
-	}},
-	{re(`\b(?:in|during|since|before|after|until)\s+(\d{4})\b`), func(m []string, now time.Time) (time.Time, time.Time, bool) {
-		y := atoi(m[1])
-		if y < 1900 || y > 2200 {
-			return time.Time{}, time.Time{}, false
-		}
-		s := time.Date(y, 1, 1, 0, 0, 0, 0, now.Location())
-		return s, s.AddDate(1, 0, 0), true
-	}},
-	{re(`\b(today|tonight|this morning|this afternoon|this evening)\b`), func(_ []string, now time.Time) (time.Time, time.Time, bool) {
-		s := midnight(now)
-		return s, s.AddDate(0, 0, 1), true
-	}},
-	{re(`\b(?:the\s+day\s+before\s+yesterday)\b`), func(_ []string, now time.Time) (time.Time, time.Time, bool) {
-		s := midnight(now).AddDate(0, 0, -2)
-		return s, s.AddDate(0, 0, 1), true
-	}},
-	{re(`\byesterday\b`), func(_ []string, now time.Time) (time.Time, time.Time, bool) {
-		s := midnight(now).AddDate(0, 0, -1)
-		return s, s.AddDate(0, 0, 1), true
-	}},
-	{re(`\b(?:in\s+)?(?:the\s+)?(?:last|past|previous)\s+` + numberRE + `\s+` + unitRE + `\b`), func(m []string, now time.Time) (time.Time, time.Time, bool) {
-		n, ok := number(m[1])
-		if !ok {
-			return time.Time{}, time.Time{}, false
-		}
-		return add(now, m[2], -n), now.Add(time.Nanosecond), true
-	}},
-	{re(`\b` + numberRE + `\s+` + unitRE + `\s+ago\b`), func(m []string, now time.Time) (time.Time, time.Time, bool) {
-		n, ok := number(m[1])
-		if !ok {
-			return time.Time{}, time.Time{}, false
-		}
-		return calendar(add(now, m[2], -n), m[2])
-	}},
-	{re(`\b(this|last|past|previous)\s+(week|month|year|weekend)\b`), func(m []string, now time.Time) (time.Time, time.Time, bool) {
-		if m[1] == "past" { // rolling: the past week is the last seven days
-			return add(now, m[2], -1), now.Add(time.Nanosecond), true
-		}
-		if m[2] == "weekend" {
-			return weekend(now, m[1] == "last")
-		}
-		at := now
-		if m[1] != "this" {
-			at = add(now, m[2], -1)
-		}
-		return calendar(at, m[2])
-	}},
-	{re(`\b(?:(last|on|this)\s+)` + weekdayRE + `\b`), func(m []string, now time.Time) (time.Time, time.Time, bool) {
-		d := midnight(now)
-		want := weekday(m[2])
-		back := (int(d.Weekday()) - int(want) + 7) % 7
-		if back == 0 && m[1] == "last" {
-			back = 7
-		}
-		s := d.AddDate(0, 0, -back)
-		return s, s.AddDate(0, 0, 1), true
-	}},
-	{re(`\b(?:most\s+recent(?:ly)?|recently|recent|lately|latest|newest|these\s+days|nowadays)\b`), nil},
-}
+// "on 3 June, 2023" is one day and not the month June. They are compiled
+// at the first Parse, not when the package initialises: every recall
+// process links timeq, and most (hooks, writes) never read a time.
+var rules = sync.OnceValue(func() []rule {
+	return []rule{
+		{re(`\b(?:on\s+)?(\d{4})-(\d{2})-(\d{2})\b`), func(m []string, now time.Time) (time.Time, time.Time, bool) {
+			y, mo, d := atoi(m[1]), atoi(m[2]), atoi(m[3])
+			return dayOf(y, time.Month(mo), d, now)
+		}},
+		{re(`\b(?:on\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthRE + `,?\s+(\d{4})\b`), func(m []string, now time.Time) (time.Time, time.Time, bool) {
+			return dayOf(atoi(m[3]), month(m[2]), atoi(m[1]), now)
+		}},
+		{re(`\b(?:on\s+)?` + monthRE + `\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`), func(m []string, now time.Time) (time.Time, time.Time, bool) {
+			return dayOf(atoi(m[3]), month(m[1]), atoi(m[2]), now)
+		}},
+		{re(`\b(?:(?:in|during)\s+)?(?:early\s+|late\s+|mid\s+)?` + monthRE + `,?\s+(?:of\s+)?(\d{4})\b`), func(m []string, now time.Time) (time.Time, time.Time, bool) {
+			s := time.Date(atoi(m[2]), month(m[1]), 1, 0, 0, 0, 0, now.Location())
+			return s, s.AddDate(0, 1, 0), true
+		}},
+		{re(`\b(?:in|during|since|before|after|until)\s+(?:early\s+|late\s+|mid\s+)?` + monthRE + `\b`), func(m []string, now time.Time) (time.Time, time.Time, bool) {
+			// A month without a year is the latest one that has begun.
+			mo := month(m[1])
+			y := now.Year()
+			if mo > now.Month() {
+				y--
+			}
+			s := time.Date(y, mo, 1, 0, 0, 0, 0, now.Location())
+			return s, s.AddDate(0, 1, 0), true
+		}},
+		{re(`\b(?:in|during|since|before|after|until)\s+(\d{4})\b`), func(m []string, now time.Time) (time.Time, time.Time, bool) {
+			y := atoi(m[1])
+			if y < 1900 || y > 2200 {
+				return time.Time{}, time.Time{}, false
+			}
+			s := time.Date(y, 1, 1, 0, 0, 0, 0, now.Location())
+			return s, s.AddDate(1, 0, 0), true
+		}},
+		{re(`\b(today|tonight|this morning|this afternoon|this evening)\b`), func(_ []string, now time.Time) (time.Time, time.Time, bool) {
+			s := midnight(now)
+			return s, s.AddDate(0, 0, 1), true
+		}},
+		{re(`\b(?:the\s+day\s+before\s+yesterday)\b`), func(_ []string, now time.Time) (time.Time, time.Time, bool) {
+			s := midnight(now).AddDate(0, 0, -2)
+			return s, s.AddDate(0, 0, 1), true
+		}},
+		{re(`\byesterday\b`), func(_ []string, now time.Time) (time.Time, time.Time, bool) {
+			s := midnight(now).AddDate(0, 0, -1)
+			return s, s.AddDate(0, 0, 1), true
+		}},
+		{re(`\b(?:in\s+)?(?:the\s+)?(?:last|past|previous)\s+` + numberRE + `\s+` + unitRE + `\b`), func(m []string, now time.Time) (time.Time, time.Time, bool) {
+			n, ok := number(m[1])
+			if !ok {
+				return time.Time{}, time.Time{}, false
+			}
+			return add(now, m[2], -n), now.Add(time.Nanosecond), true
+		}},
+		{re(`\b` + numberRE + `\s+` + unitRE + `\s+ago\b`), func(m []string, now time.Time) (time.Time, time.Time, bool) {
+			n, ok := number(m[1])
+			if !ok {
+				return time.Time{}, time.Time{}, false
+			}
+			return calendar(add(now, m[2], -n), m[2])
+		}},
+		{re(`\b(this|last|past|previous)\s+(week|month|year|weekend)\b`), func(m []string, now time.Time) (time.Time, time.Time, bool) {
+			if m[1] == "past" { // rolling: the past week is the last seven days
+				return add(now, m[2], -1), now.Add(time.Nanosecond), true
+			}
+			if m[2] == "weekend" {
+				return weekend(now, m[1] == "last")
+			}
+			at := now
+			if m[1] != "this" {
+				at = add(now, m[2], -1)
+			}
+			return calendar(at, m[2])
+		}},
+		{re(`\b(?:(last|on|this)\s+)` + weekdayRE + `\b`), func(m []string, now time.Time) (time.Time, time.Time, bool) {
+			d := midnight(now)
+			want := weekday(m[2])
+			back := (int(d.Weekday()) - int(want) + 7) % 7
+			if back == 0 && m[1] == "last" {
+				back = 7
+			}
+			s := d.AddDate(0, 0, -back)
+			return s, s.AddDate(0, 0, 1), true
+		}},
+		{re(`\b(?:most\s+recent(?:ly)?|recently|recent|lately|latest|newest|these\s+days|nowadays)\b`), nil},
+	}
+})
 
 func re(s string) *regexp.Regexp { return regexp.MustCompile(s) }
 

@@ -7,9 +7,11 @@ package timeq
 import (
 	"regexp"
 
-	"github.com/recall-mem/recall"
 	"strings"
 	"time"
+
+	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/internal/lazyre"
 )
 
 // Parser implements recall.TimeParser with Parse.
@@ -42,7 +44,7 @@ func Parse(text string, now time.Time) recall.TimeIntent {
 	lower := f.lower
 	var spans []span
 	taken := make([]bool, len(lower)+1)
-	for _, r := range rules {
+	for _, r := range rules() {
 		for _, loc := range r.re.FindAllStringSubmatchIndex(lower, -1) {
 			if overlaps(taken, loc[0], loc[1]) {
 				continue
@@ -94,15 +96,15 @@ func submatches(s string, loc []int) []string {
 // at March, "before 2020" ends where 2020 starts, "after May" starts when
 // May ends.
 var (
-	boundary       = regexp.MustCompile(`\b(since|after|before|until|till|from)\s+$`)
-	boundaryInside = regexp.MustCompile(`^(since|after|before|until|till|from)\s+`)
+	boundary       = lazyre.New(`\b(since|after|before|until|till|from)\s+$`)
+	boundaryInside = lazyre.New(`^(since|after|before|until|till|from)\s+`)
 )
 
 func openEnded(lower string, start int, since, till time.Time) (int, time.Time, time.Time) {
 	word := ""
-	if m := boundaryInside.FindStringSubmatch(lower[start:]); m != nil {
+	if m := boundaryInside().FindStringSubmatch(lower[start:]); m != nil {
 		word = m[1]
-	} else if m := boundary.FindStringSubmatchIndex(lower[:start]); m != nil {
+	} else if m := boundary().FindStringSubmatchIndex(lower[:start]); m != nil {
 		word, start = lower[m[2]:m[3]], m[0]
 	} else {
 		return start, since, till

@@ -3,11 +3,11 @@ package web
 import (
 	"fmt"
 	"html/template"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/internal/lazyre"
 	"github.com/recall-mem/recall/maintain"
 )
 
@@ -72,14 +72,14 @@ func findingActions(f recall.MaintainFinding) *entryActions {
 }
 
 // redactionMark is what the redactor leaves in place of a secret.
-var redactionMark = regexp.MustCompile(`\[REDACTED:[a-z0-9_\-]+\]`)
+var redactionMark = lazyre.New(`\[REDACTED:[a-z0-9_\-]+\]`)
 
 // showRedactions escapes s and marks each [REDACTED:kind] so a reader sees
 // at a glance what was removed.
 func showRedactions(s string) template.HTML {
 	var b strings.Builder
 	last := 0
-	for _, m := range redactionMark.FindAllStringIndex(s, -1) {
+	for _, m := range redactionMark().FindAllStringIndex(s, -1) {
 		b.WriteString(template.HTMLEscapeString(s[last:m[0]]))
 		b.WriteString(`<mark class="redacted">`)
 		b.WriteString(template.HTMLEscapeString(s[m[0]:m[1]]))

@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -17,16 +18,20 @@ import (
 // md renders memory content. Raw HTML is never passed through (goldmark
 // omits it unless told otherwise) and linkGuard rewrites every link and
 // image whose address is not plainly safe, so content cannot run script
-// even before the Content-Security-Policy would stop it.
-var md = goldmark.New(
-	goldmark.WithExtensions(extension.GFM),
-	goldmark.WithParserOptions(parser.WithASTTransformers(util.Prioritized(linkGuard{}, 100))),
-)
+// even before the Content-Security-Policy would stop it. It is built at the
+// first page that renders content, not at package initialisation, which
+// every recall process (each hook) would pay for.
+var md = sync.OnceValue(func() goldmark.Markdown {
+	return goldmark.New(
+		goldmark.WithExtensions(extension.GFM),
+		goldmark.WithParserOptions(parser.WithASTTransformers(util.Prioritized(linkGuard{}, 100))),
+	)
+})
 
 // renderMarkdown returns content as HTML safe to put in a page.
 func renderMarkdown(content string) template.HTML {
 	var buf bytes.Buffer
-	if err := md.Convert([]byte(content), &buf); err != nil {
+	if err := md().Convert([]byte(content), &buf); err != nil {
 		// Rendering cannot fail on a bytes.Buffer; show the text escaped if it ever does.
 		return template.HTML("<pre>" + template.HTMLEscapeString(content) + "</pre>")
 	}

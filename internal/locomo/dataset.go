@@ -7,11 +7,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/recall-mem/recall/internal/lazyre"
 )
 
 // Turn is one utterance of a conversation.
@@ -88,7 +89,7 @@ func Load(path string) ([]*Conversation, error) {
 	return Parse(buf)
 }
 
-var sessionKey = regexp.MustCompile(`^session_(\d+)$`)
+var sessionKey = lazyre.New(`^session_(\d+)$`)
 
 // sessionDate is how LoCoMo writes a session's time: "1:56 pm on 8 May, 2023".
 const sessionDate = "3:04 pm on 2 January, 2006"
@@ -105,7 +106,7 @@ func Parse(buf []byte) ([]*Conversation, error) {
 		c := &Conversation{ID: s.SampleID}
 		var sessions []int
 		for k := range s.Conversation {
-			if m := sessionKey.FindStringSubmatch(k); m != nil {
+			if m := sessionKey().FindStringSubmatch(k); m != nil {
 				n, _ := strconv.Atoi(m[1])
 				sessions = append(sessions, n)
 			}
@@ -159,14 +160,14 @@ func Parse(buf []byte) ([]*Conversation, error) {
 	return out, nil
 }
 
-var evidenceID = regexp.MustCompile(`D\s*:?\s*(\d+)\s*:\s*(\d+)`)
+var evidenceID = lazyre.New(`D\s*:?\s*(\d+)\s*:\s*(\d+)`)
 
 // NormaliseEvidence extracts the dialog ids in one evidence entry, mending
 // the dataset's glitches: several ids in one string ("D8:6; D9:17"), a
 // stray colon ("D:11:26") and zero padding ("D30:05").
 func NormaliseEvidence(s string) []string {
 	var out []string
-	for _, m := range evidenceID.FindAllStringSubmatch(s, -1) {
+	for _, m := range evidenceID().FindAllStringSubmatch(s, -1) {
 		sess, _ := strconv.Atoi(m[1])
 		turn, _ := strconv.Atoi(m[2])
 		out = append(out, fmt.Sprintf("D%d:%d", sess, turn))
@@ -176,7 +177,7 @@ func NormaliseEvidence(s string) []string {
 
 // SessionOf returns the session number of a normalised dialog id.
 func SessionOf(id string) int {
-	if m := evidenceID.FindStringSubmatch(id); m != nil {
+	if m := evidenceID().FindStringSubmatch(id); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		return n
 	}
