@@ -52,13 +52,13 @@ func (s *MemoryService) Search(ctx context.Context, q recall.SearchQuery) ([]*re
 
 // windowHits is what searchWindow found: the hits, whether they are the
 // search's (limit of them, or the window held every match), and, for
-// tests, the rows it loaded and the expressions it scored.
+// tests, the rows of each load of memories, in order (the hits are the
+// last one's), and the expressions it scored.
 type windowHits struct {
-	hits   []*recall.SearchHit
-	done   bool
-	loaded int
-	from   int // the rows of the one load the hits come from
-	exprs  []string
+	hits  []*recall.SearchHit
+	done  bool
+	loads []int
+	exprs []string
 }
 
 // searchWindow ranks the best window matches and returns those of them
@@ -77,32 +77,35 @@ type windowHits struct {
 func (s *MemoryService) searchWindow(ctx context.Context, match ftsMatch, where string, args []any, window, limit int, limitFirst, explain bool) (windowHits, error) {
 	r := newRanking(match, window, limit)
 	var hits []*recall.SearchHit
-	loaded := 0
+	var loads []int
+	load := func(rows []rankedRow) (err error) {
+		hits, err = s.loadHits(ctx, rows, where, args)
+		loads = append(loads, len(rows))
+		return err
+	}
+	cut := -1 // the rows loaded first, when they were
 	if limitFirst {
 		if err := s.score(ctx, r, limit); err != nil {
 			return windowHits{}, err
 		}
 		// The limit-th row is exact (score), and so are the rows tied with it.
-		if cut := tiedCut(r.rows, limit); cut < window {
-			var err error
-			if hits, err = s.loadHits(ctx, r.rows[:cut], where, args); err != nil {
+		if c := tiedCut(r.rows, limit); c < window {
+			if err := load(r.rows[:c]); err != nil {
 				return windowHits{}, err
 			}
-			loaded = cut
+			cut = c
 		}
 	}
-	// Unless every match is scored and loaded already.
-	if loaded == 0 || len(hits) < limit && !(r.all && loaded == len(r.rows)) {
+	// The whole window, unless the limit's rows gave the limit or were
+	// every match.
+	if cut < 0 || len(hits) < limit && !(r.all && cut == len(r.rows)) {
 		if err := s.score(ctx, r, window); err != nil {
 			return windowHits{}, err
 		}
-		var err error
-		if hits, err = s.loadHits(ctx, r.rows, where, args); err != nil {
+		if err := load(r.rows); err != nil {
 			return windowHits{}, err
 		}
-		loaded += len(r.rows)
 	}
-	from := min(loaded, len(r.rows))
 	done := len(hits) >= limit || len(r.rows) < window
 	sort.SliceStable(hits, func(i, j int) bool {
 		if hits[i].Score != hits[j].Score {
@@ -116,7 +119,7 @@ func (s *MemoryService) searchWindow(ctx context.Context, match ftsMatch, where 
 			h.Explain = &recall.HitExplain{BM25: h.Score, BM25Rank: i + 1, Fused: h.Score}
 		}
 	}
-	return windowHits{hits: hits, done: done, loaded: loaded, from: from, exprs: r.exprs}, nil
+	return windowHits{hits: hits, done: done, loads: loads, exprs: r.exprs}, nil
 }
 
 // tiedCut is how many of the ranked rows come before the first that

@@ -121,7 +121,7 @@ func (s *MemoryService) pruneTrace(ctx context.Context, m ftsMatch, limit int) (
 		return nil, 0, err
 	}
 	w, err := s.searchWindow(ctx, m, where, args, limit+limit/4+8, limit, true, false)
-	return w.exprs, w.loaded, err
+	return w.exprs, sumInts(w.loads), err
 }
 
 // fromCount is how many rows an FTS5 expression matches from a rowid on.
