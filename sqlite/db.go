@@ -369,7 +369,7 @@ func (tx *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *s
 	if err != nil {
 		return tx.Tx.QueryRowContext(ctx, query, args...) // reports the same error
 	}
-	if tx.rows == nil {
+	if !tx.importing() {
 		// Outside an import a lookup may scan (a rollup's earliest
 		// memory, the queue's count): a paced slice's deadline or a
 		// signal still cuts it short.
@@ -377,6 +377,12 @@ func (tx *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *s
 	}
 	return st.QueryRowContext(tx.quiet(ctx), args...)
 }
+
+// importing reports whether tx is an import's: its rows wait in batches
+// (rows), its statements run on the driver's connection (execRaw) and its
+// keyed lookups under quiet. Every other write is a few rows, whose
+// statements database/sql keeps for the store.
+func (tx *Tx) importing() bool { return tx.rows != nil }
 
 // quiet is the context a statement of exec or QueryRowContext runs
 // under: one that never ends (tx.still) while ctx has not ended, else

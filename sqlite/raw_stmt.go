@@ -70,7 +70,7 @@ func (r *rawStmts) close() {
 // does not convert, a transaction without its connection), and the caller
 // runs it through database/sql.
 func (tx *Tx) execRaw(ctx context.Context, query string, args []any) (res sql.Result, ran bool, err error) {
-	if tx.conn == nil || tx.rows == nil {
+	if tx.conn == nil || !tx.importing() {
 		return nil, false, nil
 	}
 	nv := tx.nargs[:0]
