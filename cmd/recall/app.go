@@ -20,6 +20,9 @@ const (
 	exitOK    = 0
 	exitData  = 1 // not found, conflict, a failed check
 	exitUsage = 2 // unknown command or flag, invalid name, malformed JSON
+	// exitInterrupted is the shell's code for a command ended by SIGINT
+	// (128+2); SIGTERM gets it too, since both mean "stop" here.
+	exitInterrupted = 130
 )
 
 // app holds what every command shares: standard streams, the global flags
@@ -66,6 +69,12 @@ func (a *app) execute(ctx context.Context, args []string) int {
 	}
 	var ue *usageError
 	switch {
+	case ctx.Err() != nil:
+		// The signal, not the store, ended the command: whatever error
+		// the cancelled statement produced (an import wraps it as an
+		// internal error of one memory) says nothing true to the user.
+		fmt.Fprintln(a.stderr, "recall: interrupted before the command finished: a write in progress was rolled back (an import keeps nothing); run the command again to finish it.")
+		return exitInterrupted
 	case isFlagRuleError(err):
 		fmt.Fprintf(a.stderr, "recall: %v (see '%s --help')\n", err, commandPath(root, args))
 		return exitUsage
