@@ -174,21 +174,12 @@ func (db *DB) Open() (err error) {
 	return nil
 }
 
-// walSizeLimit is the length, in bytes, a restarted WAL is cut back to.
-const walSizeLimit = 32 << 20
-
 // commonPragmas are the settings of every connection.
 func commonPragmas() []string {
 	return []string{
 		fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()),
 		"foreign_keys(1)",
 		"synchronous(NORMAL)",
-		// A WAL longer than this is cut back to it when it restarts
-		// after a checkpoint; without a limit it kept the length of its
-		// longest run (a bulk import's, see setBulkSync: 8,000 pages and
-		// more) until the store closed. The WAL of other writes, checkpointed
-		// at SQLite's 1,000 pages, stays under it.
-		fmt.Sprintf("journal_size_limit(%d)", walSizeLimit),
 		// 32 MiB of page cache (the default is 2 MiB): a batch of writes
 		// then stays in memory instead of spilling pages to the WAL
 		// mid-transaction, and searches reread fewer pages. It is a
