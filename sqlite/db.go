@@ -287,7 +287,6 @@ type Tx struct {
 	raw   rawStmts             // see execRaw
 	rows  *pendingRows         // an import's rows written in batches; nil writes each at once
 	execs int                  // statements exec has run (tests count them)
-	bulk  bulkSync             // the connection's settings to put back: see setBulkSync
 }
 
 // Commit commits the transaction and gives its connection back.
@@ -314,9 +313,6 @@ func (tx *Tx) release() {
 				return nil
 			})
 		}
-		// Put back before the connection goes back, also after the
-		// caller's context has ended.
-		tx.bulk.restore(context.WithoutCancel(tx.begun), tx.conn)
 		tx.conn.Close()
 		tx.conn = nil
 	}
@@ -406,11 +402,10 @@ func (tx *Tx) quiet(ctx context.Context) context.Context {
 	return tx.still
 }
 
-// beginWrite starts an immediate transaction on the writer, with the
-// settings of a bulk transaction if bulk (see setBulkSync). SQLite waits
+// beginWrite starts an immediate transaction on the writer. SQLite waits
 // busy_timeout for another process's lock; past that, it retries with
 // backoff until ctx ends, so concurrent writers queue instead of failing.
-func (db *DB) beginWrite(ctx context.Context, bulk bool) (*Tx, error) {
+func (db *DB) beginWrite(ctx context.Context) (*Tx, error) {
 	db.hot.prepareWanted(ctx, db.write)
 	// The transaction is begun on a connection held for its length, so
 	// that execRaw can reach the driver's connection under it.
@@ -418,24 +413,16 @@ func (db *DB) beginWrite(ctx context.Context, bulk bool) (*Tx, error) {
 	if err != nil {
 		return nil, fmt.Errorf("begin: %w", err)
 	}
-	var b bulkSync
-	if bulk {
-		if b, err = setBulkSync(ctx, conn); err != nil {
-			conn.Close()
-			return nil, fmt.Errorf("begin: %w", err)
-		}
-	}
 	var tx *sql.Tx
 	err = whileBusy(ctx, func() (err error) {
 		tx, err = conn.BeginTx(ctx, nil)
 		return err
 	})
 	if err != nil {
-		b.restore(context.WithoutCancel(ctx), conn)
 		conn.Close()
 		return nil, fmt.Errorf("begin: %w", err)
 	}
-	return &Tx{Tx: tx, db: db, now: db.now(), conn: conn, begun: ctx, still: context.WithoutCancel(ctx), bulk: b}, nil
+	return &Tx{Tx: tx, db: db, now: db.now(), conn: conn, begun: ctx, still: context.WithoutCancel(ctx)}, nil
 }
 
 // whileBusy runs fn again, with backoff, while it fails because another
@@ -460,17 +447,6 @@ func whileBusy(ctx context.Context, fn func() error) error {
 // update runs fn in a write transaction and commits it, retrying the
 // commit if another process holds a lock.
 func (db *DB) update(ctx context.Context, fn func(tx *Tx) error) error {
-	return db.updateWith(ctx, false, fn)
-}
-
-// updateBulk is update for a batch of an import: its commit is synced at
-// once and checkpoints less often (see setBulkSync), unless the writer is
-// gated.
-func (db *DB) updateBulk(ctx context.Context, fn func(tx *Tx) error) error {
-	return db.updateWith(ctx, true, fn)
-}
-
-func (db *DB) updateWith(ctx context.Context, bulk bool, fn func(tx *Tx) error) error {
 	var tx *Tx
 	var err error
 	if db.BeforeWrite != nil {
@@ -479,7 +455,7 @@ func (db *DB) updateWith(ctx context.Context, bulk bool, fn func(tx *Tx) error) 
 			return err
 		}
 		defer done()
-	} else if tx, err = db.beginWrite(ctx, bulk); err != nil {
+	} else if tx, err = db.beginWrite(ctx); err != nil {
 		return err
 	}
 	defer tx.Rollback()

@@ -24,18 +24,17 @@ type importChunk struct {
 // are written in one transaction as they are read, a batch at a time, so
 // that an error anywhere, even on the last line, leaves the store as it was.
 func (s *MemoryService) ImportMemoryStream(ctx context.Context, ms iter.Seq2[*recall.Memory, error]) (*recall.ImportResult, error) {
-	return s.importChunked(ctx, ms, importBatch, false)
+	return s.importChunked(ctx, ms, importBatch)
 }
 
 // importChunked writes ms in one transaction, cleaned in chunks of size on
-// a goroutine of their own while the writer stores the chunk before; a
-// bulk transaction commits as updateBulk does.
-func (s *MemoryService) importChunked(ctx context.Context, ms iter.Seq2[*recall.Memory, error], size int, bulk bool) (*recall.ImportResult, error) {
+// a goroutine of their own while the writer stores the chunk before.
+func (s *MemoryService) importChunked(ctx context.Context, ms iter.Seq2[*recall.Memory, error], size int) (*recall.ImportResult, error) {
 	actx, stop := context.WithCancel(ctx)
 	defer stop()
 	chunks := s.db.importChunks(actx, ms, size)
 	res := &recall.ImportResult{}
-	err := s.db.updateWith(ctx, bulk, func(tx *Tx) error {
+	err := s.db.update(ctx, func(tx *Tx) error {
 		for c := range chunks {
 			if c.err != nil {
 				return c.err

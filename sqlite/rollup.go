@@ -53,7 +53,7 @@ func (s *RollupService) RunRollups(ctx context.Context, run recall.RollupRun) (*
 	var err error
 	if run.DryRun {
 		var tx *Tx
-		if tx, err = s.db.beginWrite(ctx, false); err != nil {
+		if tx, err = s.db.beginWrite(ctx); err != nil {
 			return nil, err
 		}
 		defer tx.Rollback()

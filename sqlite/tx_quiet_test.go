@@ -64,7 +64,7 @@ func TestTx_QuietWhileLive(t *testing.T) {
 func TestTx_NoWriteAfterTheTransactionEnded(t *testing.T) {
 	db := openDB(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	tx, err := db.beginWrite(ctx, false)
+	tx, err := db.beginWrite(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

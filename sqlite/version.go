@@ -180,11 +180,7 @@ func isDeletion(ctx context.Context, s *MemoryService, id string, n int) bool {
 // It is cleaned (validated and redacted) a chunk of cleanChunk at a time
 // on one core while the writer stores the chunk before on the other, as a
 // streamed import is: cleaning the whole batch first, on every core,
-// left the writer idle for that long (a tenth of a batch of 1,000). A
-// batch of bulkMinRows or more commits as a bulk transaction (see
-// setBulkSync): such batches come one after another (bench scale, a
-// client importing in batches). A streamed import is one transaction,
-// whose checkpoints would not be saved, and keeps the store's settings.
+// left the writer idle for that long (a tenth of a batch of 1,000).
 func (s *MemoryService) ImportMemories(ctx context.Context, ms []*recall.Memory) (*recall.ImportResult, error) {
 	return s.importChunked(ctx, func(yield func(*recall.Memory, error) bool) {
 		for _, m := range ms {
@@ -192,7 +188,7 @@ func (s *MemoryService) ImportMemories(ctx context.Context, ms []*recall.Memory)
 				return
 			}
 		}
-	}, cleanChunk, len(ms) >= bulkMinRows)
+	}, cleanChunk)
 }
 
 // cleanChunk is the chunk ImportMemories cleans at a time: small enough
