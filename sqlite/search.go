@@ -137,7 +137,8 @@ func tiedCut(rows []rankedRow, limit int) int {
 }
 
 // loadHits loads the ranked rows that pass the filter, each with its
-// score, in no particular order.
+// score, in no particular order: whole memories, or with only a
+// candidate's fields when the service is lean (SearchCandidates).
 func (s *MemoryService) loadHits(ctx context.Context, ranked []rankedRow, where string, args []any) ([]*recall.SearchHit, error) {
 	if len(ranked) == 0 {
 		return nil, nil
@@ -148,7 +149,11 @@ func (s *MemoryService) loadHits(ctx context.Context, ranked []rankedRow, where 
 		score[r.seq] = -r.rank
 		seqs[i] = r.seq
 	}
-	rows, err := s.db.readQuery(ctx, `SELECT `+memoryColumns+`, m.seq
+	columns, scan := memoryColumns, scanMemoryWith
+	if s.lean {
+		columns, scan = candidateColumns, scanCandidateWith
+	}
+	rows, err := s.db.readQuery(ctx, `SELECT `+columns+`, m.seq
 		FROM memories m WHERE m.seq IN `+inList+` AND `+where, append([]any{jsonInts(seqs)}, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
@@ -157,7 +162,7 @@ func (s *MemoryService) loadHits(ctx context.Context, ranked []rankedRow, where 
 	var hits []*recall.SearchHit
 	var seq int64
 	for rows.Next() {
-		m, err := scanMemoryWith(rows, &seq)
+		m, err := scan(rows, &seq)
 		if err != nil {
 			return nil, err
 		}

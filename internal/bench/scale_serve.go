@@ -32,6 +32,11 @@ type Throughput struct {
 	// 0 where the system does not say.
 	ServerPeakRSSMiB float64 `json:"server_peak_rss_mib,omitempty"`
 	ServerOwnMiB     float64 `json:"server_own_rss_mib,omitempty"`
+	// ClientCPUMS is the CPU time of the process running the clients over
+	// the run divided by the requests: on one machine the load generator
+	// shares the server's cores, so what a request costs them all is
+	// ServerCPUMS plus this. 0 where the system does not say.
+	ClientCPUMS float64 `json:"client_cpu_ms_per_request,omitempty"`
 	Latency
 }
 
@@ -86,6 +91,7 @@ func serveThroughput(ctx context.Context, exe, dir string, qs []string, clients 
 		var once sync.Once
 		var wg sync.WaitGroup
 		cpu0, cpuKnown := processCPU(cmd.Process.Pid)
+		own0, ownKnown := processCPU(os.Getpid())
 		start := time.Now()
 		for range clients {
 			wg.Add(1)
@@ -112,6 +118,9 @@ func serveThroughput(ctx context.Context, exe, dir string, qs []string, clients 
 		tp := Throughput{Clients: clients, Requests: total, PerS: float64(total) / time.Since(start).Seconds(), Latency: percentiles(lat)}
 		if cpu1, ok := processCPU(cmd.Process.Pid); ok && cpuKnown {
 			tp.ServerCPUMS = float64((cpu1 - cpu0).Microseconds()) / 1000 / float64(total)
+		}
+		if own1, ok := processCPU(os.Getpid()); ok && ownKnown {
+			tp.ClientCPUMS = float64((own1 - own0).Microseconds()) / 1000 / float64(total)
 		}
 		if peak, own, ok := processMemory(cmd.Process.Pid); ok {
 			tp.ServerPeakRSSMiB, tp.ServerOwnMiB = float64(peak)/(1<<20), float64(own)/(1<<20)
