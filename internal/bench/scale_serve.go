@@ -10,9 +10,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/recall-mem/recall"
-	"github.com/recall-mem/recall/httpapi"
 )
 
 // Throughput is what concurrent clients got from one 'recall serve'
@@ -75,14 +72,14 @@ func serveThroughput(ctx context.Context, exe, dir string, qs []string, clients 
 	if err := waitHealthy(ctx, base, exited, &stderr); err != nil {
 		return nil, err
 	}
-	c := httpapi.NewClient(base, "")
+	c := newServeClient(base, clients)
 	out := map[string]Throughput{}
 	total := max(len(qs), 5*clients)
 	for _, mode := range modes {
 		// One request first: the server loads the encoder and the
 		// vector index on its first search, which is cold start, not
 		// throughput.
-		if _, err := c.Search(ctx, recall.SearchQuery{Text: qs[0], Limit: 10, Mode: mode}); err != nil {
+		if _, err := c.search(ctx, qs[0], mode, 10); err != nil {
 			return nil, fmt.Errorf("serve %s: %w", mode, err)
 		}
 		lat := make([]time.Duration, total)
@@ -103,7 +100,7 @@ func serveThroughput(ctx context.Context, exe, dir string, qs []string, clients 
 						return
 					}
 					t0 := time.Now()
-					if _, err := c.Search(ctx, recall.SearchQuery{Text: qs[i%len(qs)], Limit: 10, Mode: mode}); err != nil {
+					if _, err := c.search(ctx, qs[i%len(qs)], mode, 10); err != nil {
 						once.Do(func() { firstErr = fmt.Errorf("serve %s: %w", mode, err) })
 						return
 					}
