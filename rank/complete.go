@@ -13,20 +13,10 @@ import (
 // Pinned, Status, Metadata and OccurredAt (the adjustments, threads,
 // entities, lookups, MMR and time windows; keep this list in step with
 // what ranking reads of c.m). A hybrid search loads some 100 vector
-// candidates (and as many full-text ones: textCandidateLoader) and shows
-// ten: those ten are then loaded whole (complete).
+// candidates and shows ten: those ten are then loaded whole (complete).
 // sqlite.MemoryService is one; a service that is not loads them whole.
 type candidateLoader interface {
 	FindCandidates(ctx context.Context, f recall.MemoryFilter) ([]*recall.Memory, error)
-}
-
-// textCandidateLoader is a full-text candidate source that loads its
-// hits' memories lean, as candidateLoader does: the same hits and scores
-// as Search, with only the fields candidateLoader names. A search loads
-// some 100 full-text candidates and shows ten: those are loaded whole by
-// complete, through Memories (without which the ranker calls Search).
-type textCandidateLoader interface {
-	SearchCandidates(ctx context.Context, q recall.SearchQuery) ([]*recall.SearchHit, error)
 }
 
 // complete loads whole, under the search's filter, the memories of the

@@ -32,35 +32,11 @@ func (l *leanStore) FindCandidates(ctx context.Context, f recall.MemoryFilter) (
 	ms, _, err := l.vectorStore.FindMemories(ctx, f)
 	var out []*recall.Memory
 	for _, m := range ms {
-		out = append(out, leanCopy(m))
+		out = append(out, &recall.Memory{ID: m.ID, Collection: m.Collection, Type: m.Type, Title: m.Title, Content: m.Content,
+			Tags: m.Tags, Category: m.Category, Project: m.Project, CreatedBy: m.CreatedBy, Confidence: m.Confidence,
+			Tier: m.Tier, Pinned: m.Pinned, Status: m.Status, Metadata: m.Metadata, OccurredAt: m.OccurredAt})
 	}
 	return out, err
-}
-
-// leanCopy is m with only the fields candidateLoader names.
-func leanCopy(m *recall.Memory) *recall.Memory {
-	return &recall.Memory{ID: m.ID, Collection: m.Collection, Type: m.Type, Title: m.Title, Content: m.Content,
-		Tags: m.Tags, Category: m.Category, Project: m.Project, CreatedBy: m.CreatedBy, Confidence: m.Confidence,
-		Tier: m.Tier, Pinned: m.Pinned, Status: m.Status, Metadata: m.Metadata, OccurredAt: m.OccurredAt}
-}
-
-// leanText is a full-text source that also gives its hits lean, as
-// sqlite.MemoryService's SearchCandidates does, and counts those
-// searches.
-type leanText struct {
-	*thread
-	searches int
-}
-
-func (l *leanText) SearchCandidates(ctx context.Context, q recall.SearchQuery) ([]*recall.SearchHit, error) {
-	l.searches++
-	hits, err := l.thread.Search(ctx, q)
-	for i, h := range hits {
-		c := *h
-		c.Memory = leanCopy(h.Memory)
-		hits[i] = &c
-	}
-	return hits, err
 }
 
 func (l *leanStore) FindMemories(ctx context.Context, f recall.MemoryFilter) ([]*recall.Memory, int, error) {
@@ -135,61 +111,4 @@ func sameSet(a, b []string) bool {
 	slices.Sort(a)
 	slices.Sort(b)
 	return slices.Equal(a, b)
-}
-
-// With a full-text source that gives its hits lean, a search in BM25 and
-// hybrid mode shows the same hits, whole memories and scores as with one
-// that gives them whole: the full-text candidates come from the lean
-// search, and only the hits shown are loaded whole, in one query (in
-// hybrid mode with the vector side's). A full-text hit no longer found by
-// then is left out, the others stay. Without a memory service to load
-// them whole, the ranker asks for whole hits.
-func TestSearch_LeanTextCandidatesShownWhole(t *testing.T) {
-	now := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
-	for _, mode := range []string{recall.ModeBM25, recall.ModeHybrid} {
-		search := func(r *Searcher) []*recall.SearchHit {
-			t.Helper()
-			hits, err := r.Search(context.Background(), recall.SearchQuery{Text: "deploy", Now: now, Limit: 4, Mode: mode})
-			if err != nil {
-				t.Fatal(err)
-			}
-			return hits
-		}
-		th := wholeThread()
-		full := &vectorStore{thread: th}
-		want := search(&Searcher{Text: th, Vectors: full, Memories: full})
-		if len(want) < 2 {
-			t.Fatalf("%s: %d hits, want 2 or more", mode, len(want))
-		}
-		text, lean := &leanText{thread: th}, &leanStore{vectorStore: &vectorStore{thread: th}}
-		got := search(&Searcher{Text: text, Vectors: lean, Memories: lean})
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("%s: hits with lean full-text candidates (-whole +lean):\n%s", mode, diff)
-		}
-		if text.searches != 1 {
-			t.Errorf("%s: %d lean full-text searches, want 1", mode, text.searches)
-		}
-		var shown []string
-		for _, h := range want {
-			shown = append(shown, h.Memory.ID)
-		}
-		if len(lean.whole) != 1 || !sameSet(lean.whole[0], shown) {
-			t.Errorf("%s: whole loads %v, want one of the hits shown %v", mode, lean.whole, shown)
-		}
-
-		// The best full-text hit is deleted before the whole load.
-		lean.gone = []string{shown[0]}
-		got = search(&Searcher{Text: text, Vectors: lean, Memories: lean})
-		if diff := cmp.Diff(want[1:], got); diff != "" {
-			t.Errorf("%s: hits with %s deleted before the whole load (-want +got):\n%s", mode, shown[0], diff)
-		}
-
-		if mode == recall.ModeBM25 {
-			text.searches = 0
-			got = search(&Searcher{Text: text})
-			if diff := cmp.Diff(want, got); diff != "" || text.searches != 0 {
-				t.Errorf("without Memories, %d lean searches, hits (-want +got):\n%s", text.searches, diff)
-			}
-		}
-	}
 }

@@ -13,18 +13,14 @@ import (
 // it are fetched too, so that a window is honoured even when the best
 // matches overall lie outside it.
 func (s *Searcher) textCandidates(ctx context.Context, text string, f recall.MemoryFilter, in recall.TimeIntent, k int, cands map[string]*candidate) ([]string, error) {
-	search, lean := s.Text.Search, false
-	if l, ok := s.Text.(textCandidateLoader); ok && s.Memories != nil {
-		search, lean = l.SearchCandidates, true
-	}
 	add := func(f recall.MemoryFilter) error {
-		hits, err := search(ctx, recall.SearchQuery{Text: text, Filter: f, Limit: k})
+		hits, err := s.Text.Search(ctx, recall.SearchQuery{Text: text, Filter: f, Limit: k})
 		if err != nil {
 			return err
 		}
 		for _, h := range hits {
 			if cands[h.Memory.ID] == nil {
-				cands[h.Memory.ID] = &candidate{m: h.Memory, bm25: h.Score, snippet: h.Snippet, lean: lean}
+				cands[h.Memory.ID] = &candidate{m: h.Memory, bm25: h.Score, snippet: h.Snippet}
 			}
 		}
 		return nil

@@ -17,9 +17,6 @@ type MemoryService struct {
 	db *DB
 
 	maxScored int // rows a search may score; 0 means maxScored (tests lower it)
-	// lean has Search load its hits' memories as FindCandidates loads
-	// them (SearchCandidates).
-	lean bool
 }
 
 var _ recall.MemoryService = (*MemoryService)(nil)

@@ -39,18 +39,6 @@ func (s *MemoryService) FindCandidates(ctx context.Context, f recall.MemoryFilte
 	return collect(rows, scanCandidate)
 }
 
-// SearchCandidates is Search with each hit's memory loaded as
-// FindCandidates loads it: the same hits and scores, with only the fields
-// a search ranks by. The ranker loads some 100 full-text candidates and
-// shows ten, which it then loads whole; the ten other columns of each
-// row, every one a column read under the connection's mutex, were read
-// for nothing.
-func (s *MemoryService) SearchCandidates(ctx context.Context, q recall.SearchQuery) ([]*recall.SearchHit, error) {
-	lean := *s
-	lean.lean = true
-	return lean.Search(ctx, q)
-}
-
 // candidateBesides are the columns of a candidate row not scanned
 // straight into recall.Memory (see memoryColumnsBesides).
 type candidateBesides struct {
@@ -60,18 +48,11 @@ type candidateBesides struct {
 
 // scanCandidate scans a row of candidateColumns as scanMemory scans those
 // columns of a whole row.
-func scanCandidate(row scanner) (*recall.Memory, error) { return scanCandidateWith(row, nil) }
-
-// scanCandidateWith scans a row of candidateColumns followed, when extra
-// is not nil, by one more column into extra.
-func scanCandidateWith(row scanner, extra any) (*recall.Memory, error) {
+func scanCandidate(row scanner) (*recall.Memory, error) {
 	m, c := new(recall.Memory), new(candidateBesides)
 	list := scanDests.Get().(*[]any)
 	dest := append((*list)[:0], &m.ID, &m.Collection, &m.Type, &m.Title, &m.Content, &c.tags, &m.Category, &m.Project,
 		&m.CreatedBy, &m.Confidence, &m.Tier, &m.Pinned, &m.Status, &c.meta, &c.occurred)
-	if extra != nil {
-		dest = append(dest, extra)
-	}
 	err := row.Scan(dest...)
 	clear(dest) // the pooled list must not keep this row's memory alive
 	*list = dest[:0]

@@ -21,9 +21,31 @@ var leanFields = []string{"ID", "Collection", "Type", "Title", "Content", "Tags"
 // same filter: only the ids asked for, only active ones by default, all
 // with Status "*", none for an empty list.
 func TestFindCandidates_FieldsAsFindMemories(t *testing.T) {
-	s := NewMemoryService(openDB(t))
+	db := openDB(t)
+	s := NewMemoryService(db)
 	ctx := context.Background()
-	ids := putEveryField(t, s, 12)
+	var ids []string
+	for i := range 12 {
+		m := &recall.Memory{
+			Key: fmt.Sprintf("k%d", i), Collection: []string{"", "notes"}[i%2], Type: []string{"", "fact", "turn"}[i%3],
+			Title: fmt.Sprintf("title %d", i), Content: fmt.Sprintf("content of memory %d, \"quoted\" <&>", i),
+			Category: "cat", Context: "ctx", Project: []string{"", "recall"}[i%2], Priority: "high", CreatedBy: "agent",
+			Confidence: []float64{1, 0.35, 0.1234567891234}[i%3], Tier: []string{"", recall.TierWorking, recall.TierArchive}[i%3],
+			Pinned: i%4 == 0, Related: []string{"x"}, Anchors: []recall.Anchor{{Path: "a.go", Hash: "00ff"}},
+			OccurredAt: time.Date(2025, 3, 1+i, 10, 0, 0, 123e6, time.UTC),
+		}
+		reviewed, snoozed := time.Date(2025, 4, 1, 0, 0, 0, 0, time.UTC), time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+		m.ReviewedAt, m.SnoozedUntil = &reviewed, &snoozed
+		if i%2 == 0 {
+			m.Tags = []string{"a", "b c", "ü\"q"}
+			m.Metadata = json.RawMessage(`{"speaker":"Ann","n":[1,2]}`)
+		}
+		r, err := s.PutMemory(ctx, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, r.Memory.ID)
+	}
 	if err := s.DeleteMemory(ctx, ids[5]); err != nil {
 		t.Fatal(err)
 	}
@@ -52,8 +74,19 @@ func TestFindCandidates_FieldsAsFindMemories(t *testing.T) {
 			if w == nil {
 				t.Fatalf("status %v: candidate %s is not among FindMemories' memories", status, l.ID)
 			}
-			if want := leanOf(t, w); !reflect.DeepEqual(*l, want) {
+			want := recall.Memory{}
+			wv, lv, keep := reflect.ValueOf(w).Elem(), reflect.ValueOf(&want).Elem(), map[string]bool{}
+			for _, name := range leanFields {
+				keep[name] = true
+				lv.FieldByName(name).Set(wv.FieldByName(name))
+			}
+			if !reflect.DeepEqual(*l, want) {
 				t.Fatalf("status %v: candidate\n%+v\nwant the ranking fields of\n%+v", status, *l, *w)
+			}
+			for i := range wv.NumField() {
+				if name := wv.Type().Field(i).Name; !keep[name] && wv.Field(i).IsZero() {
+					t.Fatalf("the test sets every field: %s is zero", name)
+				}
 			}
 		}
 	}
@@ -63,53 +96,4 @@ func TestFindCandidates_FieldsAsFindMemories(t *testing.T) {
 	if _, err := s.FindCandidates(ctx, recall.MemoryFilter{}); recall.ErrorCode(err) != recall.EINVALID {
 		t.Fatalf("no id filter: %v, want EINVALID", err)
 	}
-}
-
-// putEveryField stores n memories with every field set, varied (empty
-// and full tags and metadata, pinned or not, other tiers, types,
-// collections and confidences), all holding the word "memory", and
-// returns their ids.
-func putEveryField(t *testing.T, s *MemoryService, n int) []string {
-	t.Helper()
-	var ids []string
-	for i := range n {
-		m := &recall.Memory{
-			Key: fmt.Sprintf("k%d", i), Collection: []string{"", "notes"}[i%2], Type: []string{"", "fact", "turn"}[i%3],
-			Title: fmt.Sprintf("title %d", i), Content: fmt.Sprintf("content of memory %d, \"quoted\" <&>", i),
-			Category: "cat", Context: "ctx", Project: []string{"", "recall"}[i%2], Priority: "high", CreatedBy: "agent",
-			Confidence: []float64{1, 0.35, 0.1234567891234}[i%3], Tier: []string{"", recall.TierWorking, recall.TierArchive}[i%3],
-			Pinned: i%4 == 0, Related: []string{"x"}, Anchors: []recall.Anchor{{Path: "a.go", Hash: "00ff"}},
-			OccurredAt: time.Date(2025, 3, 1+i, 10, 0, 0, 123e6, time.UTC),
-		}
-		reviewed, snoozed := time.Date(2025, 4, 1, 0, 0, 0, 0, time.UTC), time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
-		m.ReviewedAt, m.SnoozedUntil = &reviewed, &snoozed
-		if i%2 == 0 {
-			m.Tags = []string{"a", "b c", "ü\"q"}
-			m.Metadata = json.RawMessage(`{"speaker":"Ann","n":[1,2]}`)
-		}
-		r, err := s.PutMemory(context.Background(), m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ids = append(ids, r.Memory.ID)
-	}
-	return ids
-}
-
-// leanOf is w with only the fields a candidate holds; it fails the test
-// if any other field of w is zero (the tests set every field).
-func leanOf(t *testing.T, w *recall.Memory) recall.Memory {
-	t.Helper()
-	want := recall.Memory{}
-	wv, lv, keep := reflect.ValueOf(w).Elem(), reflect.ValueOf(&want).Elem(), map[string]bool{}
-	for _, name := range leanFields {
-		keep[name] = true
-		lv.FieldByName(name).Set(wv.FieldByName(name))
-	}
-	for i := range wv.NumField() {
-		if name := wv.Type().Field(i).Name; !keep[name] && wv.Field(i).IsZero() {
-			t.Fatalf("the test sets every field: %s is zero", name)
-		}
-	}
-	return want
 }

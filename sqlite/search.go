@@ -137,8 +137,7 @@ func tiedCut(rows []rankedRow, limit int) int {
 }
 
 // loadHits loads the ranked rows that pass the filter, each with its
-// score, in no particular order: whole memories, or with only a
-// candidate's fields when the service is lean (SearchCandidates).
+// score, in no particular order.
 func (s *MemoryService) loadHits(ctx context.Context, ranked []rankedRow, where string, args []any) ([]*recall.SearchHit, error) {
 	if len(ranked) == 0 {
 		return nil, nil
@@ -149,11 +148,7 @@ func (s *MemoryService) loadHits(ctx context.Context, ranked []rankedRow, where 
 		score[r.seq] = -r.rank
 		seqs[i] = r.seq
 	}
-	columns, scan := memoryColumns, scanMemoryWith
-	if s.lean {
-		columns, scan = candidateColumns, scanCandidateWith
-	}
-	rows, err := s.db.readQuery(ctx, `SELECT `+columns+`, m.seq
+	rows, err := s.db.readQuery(ctx, `SELECT `+memoryColumns+`, m.seq
 		FROM memories m WHERE m.seq IN `+inList+` AND `+where, append([]any{jsonInts(seqs)}, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
@@ -162,7 +157,7 @@ func (s *MemoryService) loadHits(ctx context.Context, ranked []rankedRow, where 
 	var hits []*recall.SearchHit
 	var seq int64
 	for rows.Next() {
-		m, err := scan(rows, &seq)
+		m, err := scanMemoryWith(rows, &seq)
 		if err != nil {
 			return nil, err
 		}
