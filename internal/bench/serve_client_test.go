@@ -29,12 +29,15 @@ func TestServeClient_ChecksEveryAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	var body string
-	status := http.StatusOK
+	status, closing := http.StatusOK, false
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/v1/search" || r.URL.Query().Get("q") != "what & why?" || r.URL.Query().Get("mode") != "bm25" ||
 			r.URL.Query().Get("limit") != "2" {
 			http.Error(w, "bad request "+r.URL.String(), http.StatusBadRequest)
 			return
+		}
+		if closing {
+			w.Header().Set("Connection", "close")
 		}
 		w.WriteHeader(status)
 		_, _ = w.Write([]byte(body))
@@ -42,15 +45,20 @@ func TestServeClient_ChecksEveryAnswer(t *testing.T) {
 	defer srv.Close()
 	c := newServeClient(srv.URL, 2)
 	ctx := context.Background()
+	// A long answer comes in chunks; a connection the server closes
+	// after its answer is not used again.
+	long := strings.Replace(string(answer), `"content":"a"`, `"content":"`+strings.Repeat("a", 20000)+`"`, 1)
 	for _, ok := range []struct {
-		body string
-		hits int
-	}{{string(answer) + "\n", 2}, {`{"hits":[]}`, 0}} {
-		body = ok.body
+		body    string
+		closing bool
+		hits    int
+	}{{string(answer) + "\n", false, 2}, {`{"hits":[]}`, false, 0}, {long, false, 2}, {long, true, 2}, {string(answer), true, 2}, {string(answer), false, 2}} {
+		body, closing = ok.body, ok.closing
 		if n, err := c.search(ctx, "what & why?", "bm25", 2); err != nil || n != ok.hits {
-			t.Errorf("answer %.60s: %d hits, %v; want %d", ok.body, n, err, ok.hits)
+			t.Errorf("answer %.60s (closing %v): %d hits, %v; want %d", ok.body, ok.closing, n, err, ok.hits)
 		}
 	}
+	closing = false
 	for _, bad := range []string{``, `null`, `{}`, `{"hits":null}`, `[]`, `{"hits":[{"score":1}]}`,
 		`{"hits":[{"memory":{"id":""}}]}`, `{"hits":[{"memory":{"id":"a"}},{"memory":{"id":"b"}},{"memory":{"id":"c"}}]}`,
 		`{"hits":[]}{}`, `{"hits":[]} x`, `{"hits":[{"memory":{"id":"a"}]}`, string(answer[:len(answer)-1])} {
