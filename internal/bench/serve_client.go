@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // serveClient asks a 'recall serve' the benchmark's searches. It shares
@@ -66,7 +67,19 @@ func (c *serveClient) search(ctx context.Context, text, mode string, limit int) 
 	}
 	req := "GET /v1/search?" + url.Values{"q": {text}, "mode": {mode}, "limit": {strconv.Itoa(limit)}}.Encode() +
 		" HTTP/1.1\r\nHost: " + c.host + "\r\nAccept: application/json\r\n\r\n"
+	// A cancelled context ends a request under way: the connection's
+	// deadline passes, and the connection is not kept.
+	stop := func() bool { return true }
+	if ctx.Done() != nil {
+		stop = context.AfterFunc(ctx, func() { _ = sc.c.SetDeadline(time.Unix(1, 0)) })
+	}
 	body, keep, status, err := sc.roundTrip(req)
+	if !stop() {
+		keep = false
+		if err != nil {
+			err = ctx.Err()
+		}
+	}
 	if err == nil && status != http.StatusOK {
 		err = fmt.Errorf("status %d: %s", status, bytes.TrimSpace(body))
 	}

@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -10,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/recall-mem/recall"
 )
@@ -111,5 +113,39 @@ func TestServeClient_KeepsEachCallersConnection(t *testing.T) {
 	}
 	if n := opened.Load(); n > callers {
 		t.Errorf("%d connections opened for %d callers", n, callers)
+	}
+}
+
+// A cancelled context ends a request the server has not answered, and
+// the client still answers the next request on another connection.
+func TestServeClient_CancelEndsARequest(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("q") == "slow" {
+			<-release
+		}
+		_, _ = w.Write([]byte(`{"hits":[]}`))
+	}))
+	defer srv.Close()
+	defer close(release)
+	c := newServeClient(srv.URL, 2)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.search(ctx, "slow", "hybrid", 10)
+		done <- err
+	}()
+	time.Sleep(50 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("cancelled request: %v, want context.Canceled", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a cancelled request did not end")
+	}
+	if n, err := c.search(context.Background(), "fast", "hybrid", 10); err != nil || n != 0 {
+		t.Errorf("the next request: %d hits, %v", n, err)
 	}
 }
