@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -43,16 +42,6 @@ type serveConn struct {
 // for conns concurrent callers; it keeps up to conns connections.
 func newServeClient(base string, conns int) *serveClient {
 	return &serveClient{host: strings.TrimPrefix(base, "http://"), idle: make(chan *serveConn, conns)}
-}
-
-// servedHits is what serveClient reads of an answer: each hit's memory
-// id, and that hits is there (an answer without it is not one).
-type servedHits struct {
-	Hits *[]struct {
-		Memory *struct {
-			ID string `json:"id"`
-		} `json:"memory"`
-	} `json:"hits"`
 }
 
 // search asks text in mode for limit hits and checks the answer; it
@@ -136,30 +125,4 @@ func (sc *serveConn) roundTrip(req string) (body []byte, keep bool, status int, 
 		return nil, false, 0, fmt.Errorf("read the answer: %w", err)
 	}
 	return sc.buf.Bytes(), !resp.Close, resp.StatusCode, nil
-}
-
-// checkHits checks an answer's body: one JSON object with a list of hits,
-// at most limit, each with a memory that has an id.
-func checkHits(body []byte, limit int) (int, error) {
-	var a servedHits
-	d := json.NewDecoder(bytes.NewReader(body))
-	if err := d.Decode(&a); err != nil {
-		return 0, fmt.Errorf("decode the answer: %w", err)
-	}
-	if _, err := d.Token(); err != io.EOF {
-		return 0, fmt.Errorf("the answer has more after its object")
-	}
-	if a.Hits == nil {
-		return 0, fmt.Errorf("the answer has no hits list: %.200s", body)
-	}
-	hits := *a.Hits
-	if len(hits) > limit {
-		return 0, fmt.Errorf("%d hits, asked for %d", len(hits), limit)
-	}
-	for i, h := range hits {
-		if h.Memory == nil || h.Memory.ID == "" {
-			return 0, fmt.Errorf("hit %d has no memory id: %.200s", i, body)
-		}
-	}
-	return len(hits), nil
 }
