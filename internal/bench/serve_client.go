@@ -14,7 +14,7 @@ import (
 // the server's cores, so it does what a client must and no more: it
 // checks every answer (status 200, one JSON value, an object whose hits
 // each name a memory, at most the limit of them: checkHits) without
-// decoding the memories into recall's types (httpapi.Client did: a fifth
+// decoding the memories into recall's types (httpapi.Client did: a quarter
 // of this process's CPU went to building values nobody read), and each
 // concurrent caller keeps its connection (the default transport keeps
 // two idle a host).
