@@ -138,46 +138,35 @@ func (w *walker) skip() error {
 // object reads the object that is the next value, calling member with
 // each key; member reads or skips the key's value.
 func (w *walker) object(member func(key []byte) error) error {
-	if w.peek() != '{' {
-		return errNotJSONShape
-	}
-	w.i++
-	if w.peek() == '}' {
-		w.i++
-		return nil
-	}
-	for {
+	return w.list('{', '}', func() error {
 		w.peek()
 		key := w.str()
 		w.peek() // the colon
 		w.i++
-		if err := member(key); err != nil {
-			return err
-		}
-		if w.peek() == '}' {
-			w.i++
-			return nil
-		}
-		w.i++ // the comma
-	}
+		return member(key)
+	})
 }
 
 // array reads the array that is the next value, calling elem for each
 // element; elem reads or skips it.
-func (w *walker) array(elem func() error) error {
-	if w.peek() != '[' {
+func (w *walker) array(elem func() error) error { return w.list('[', ']', elem) }
+
+// list reads the object or array that is the next value, opened and
+// closed by open and close, calling item for each member or element.
+func (w *walker) list(open, close byte, item func() error) error {
+	if w.peek() != open {
 		return errNotJSONShape
 	}
 	w.i++
-	if w.peek() == ']' {
+	if w.peek() == close {
 		w.i++
 		return nil
 	}
 	for {
-		if err := elem(); err != nil {
+		if err := item(); err != nil {
 			return err
 		}
-		if w.peek() == ']' {
+		if w.peek() == close {
 			w.i++
 			return nil
 		}
