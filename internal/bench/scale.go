@@ -388,6 +388,9 @@ func (r *ScaleReport) WriteText(w io.Writer) {
 			if s.t.ServerCPUMS > 0 {
 				fmt.Fprintf(w, "   server %.2f CPU-ms a request", s.t.ServerCPUMS)
 			}
+			if s.t.ClientCPUMS > 0 {
+				fmt.Fprintf(w, ", clients %.2f", s.t.ClientCPUMS)
+			}
 			fmt.Fprintln(w)
 		}
 	}

@@ -10,9 +10,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/recall-mem/recall"
-	"github.com/recall-mem/recall/httpapi"
 )
 
 // Throughput is what concurrent clients got from one 'recall serve'
@@ -32,6 +29,11 @@ type Throughput struct {
 	// 0 where the system does not say.
 	ServerPeakRSSMiB float64 `json:"server_peak_rss_mib,omitempty"`
 	ServerOwnMiB     float64 `json:"server_own_rss_mib,omitempty"`
+	// ClientCPUMS is the CPU time of the process running the clients over
+	// the run divided by the requests: on one machine the load generator
+	// shares the server's cores, so what a request costs them all is
+	// ServerCPUMS plus this. 0 where the system does not say.
+	ClientCPUMS float64 `json:"client_cpu_ms_per_request,omitempty"`
 	Latency
 }
 
@@ -70,14 +72,14 @@ func serveThroughput(ctx context.Context, exe, dir string, qs []string, clients 
 	if err := waitHealthy(ctx, base, exited, &stderr); err != nil {
 		return nil, err
 	}
-	c := httpapi.NewClient(base, "")
+	c := newServeClient(base, clients)
 	out := map[string]Throughput{}
 	total := max(len(qs), 5*clients)
 	for _, mode := range modes {
 		// One request first: the server loads the encoder and the
 		// vector index on its first search, which is cold start, not
 		// throughput.
-		if _, err := c.Search(ctx, recall.SearchQuery{Text: qs[0], Limit: 10, Mode: mode}); err != nil {
+		if _, err := c.search(ctx, qs[0], mode, 10); err != nil {
 			return nil, fmt.Errorf("serve %s: %w", mode, err)
 		}
 		lat := make([]time.Duration, total)
@@ -86,6 +88,7 @@ func serveThroughput(ctx context.Context, exe, dir string, qs []string, clients 
 		var once sync.Once
 		var wg sync.WaitGroup
 		cpu0, cpuKnown := processCPU(cmd.Process.Pid)
+		own0, ownKnown := processCPU(os.Getpid())
 		start := time.Now()
 		for range clients {
 			wg.Add(1)
@@ -97,7 +100,7 @@ func serveThroughput(ctx context.Context, exe, dir string, qs []string, clients 
 						return
 					}
 					t0 := time.Now()
-					if _, err := c.Search(ctx, recall.SearchQuery{Text: qs[i%len(qs)], Limit: 10, Mode: mode}); err != nil {
+					if _, err := c.search(ctx, qs[i%len(qs)], mode, 10); err != nil {
 						once.Do(func() { firstErr = fmt.Errorf("serve %s: %w", mode, err) })
 						return
 					}
@@ -112,6 +115,9 @@ func serveThroughput(ctx context.Context, exe, dir string, qs []string, clients 
 		tp := Throughput{Clients: clients, Requests: total, PerS: float64(total) / time.Since(start).Seconds(), Latency: percentiles(lat)}
 		if cpu1, ok := processCPU(cmd.Process.Pid); ok && cpuKnown {
 			tp.ServerCPUMS = float64((cpu1 - cpu0).Microseconds()) / 1000 / float64(total)
+		}
+		if own1, ok := processCPU(os.Getpid()); ok && ownKnown {
+			tp.ClientCPUMS = float64((own1 - own0).Microseconds()) / 1000 / float64(total)
 		}
 		if peak, own, ok := processMemory(cmd.Process.Pid); ok {
 			tp.ServerPeakRSSMiB, tp.ServerOwnMiB = float64(peak)/(1<<20), float64(own)/(1<<20)

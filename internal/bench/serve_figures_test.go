@@ -58,8 +58,8 @@ func TestServeFigures(t *testing.T) {
 			}
 			for _, mode := range []string{"hybrid", "bm25"} {
 				r := tp[mode]
-				t.Logf("round %d %s %s: %d requests, %.1f req/s, p50 %.1f p95 %.1f ms, server %.2f CPU-ms a request, peak RSS %.0f MiB (own %.0f) (load %s)",
-					round+1, exe, mode, r.Requests, r.PerS, r.P50, r.P95, r.ServerCPUMS, r.ServerPeakRSSMiB, r.ServerOwnMiB, strings.Join(strings.Fields(string(load))[:min(3, len(strings.Fields(string(load))))], " "))
+				t.Logf("round %d %s %s: %d requests, %.1f req/s, p50 %.1f p95 %.1f ms, server %.2f CPU-ms a request, clients %.2f, peak RSS %.0f MiB (own %.0f) (load %s)",
+					round+1, exe, mode, r.Requests, r.PerS, r.P50, r.P95, r.ServerCPUMS, r.ClientCPUMS, r.ServerPeakRSSMiB, r.ServerOwnMiB, strings.Join(strings.Fields(string(load))[:min(3, len(strings.Fields(string(load))))], " "))
 			}
 		}
 	}
