@@ -389,7 +389,11 @@ func (r *ScaleReport) WriteText(w io.Writer) {
 				fmt.Fprintf(w, "   server %.2f CPU-ms a request", s.t.ServerCPUMS)
 			}
 			if s.t.ClientCPUMS > 0 {
-				fmt.Fprintf(w, ", clients %.2f", s.t.ClientCPUMS)
+				sep := ","
+				if s.t.ServerCPUMS <= 0 {
+					sep = "  "
+				}
+				fmt.Fprintf(w, "%s clients %.2f CPU-ms a request", sep, s.t.ClientCPUMS)
 			}
 			fmt.Fprintln(w)
 		}

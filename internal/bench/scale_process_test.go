@@ -103,6 +103,9 @@ func TestScale_Processes(t *testing.T) {
 		if runtime.GOOS == "linux" && (tp == nil || tp.ServerCPUMS <= 0) {
 			t.Errorf("serve %s: %+v, want the server's CPU per request", name, tp)
 		}
+		if runtime.GOOS == "linux" && (tp == nil || tp.ClientCPUMS <= 0) {
+			t.Errorf("serve %s: %+v, want the clients' CPU per request", name, tp)
+		}
 	}
 	if rep.ImportPeakRSS <= 0 {
 		t.Errorf("import peak RSS %d", rep.ImportPeakRSS)

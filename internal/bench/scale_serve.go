@@ -73,6 +73,7 @@ func serveThroughput(ctx context.Context, exe, dir string, qs []string, clients 
 		return nil, err
 	}
 	c := newServeClient(base, clients)
+	defer c.hc.CloseIdleConnections()
 	out := map[string]Throughput{}
 	total := max(len(qs), 5*clients)
 	for _, mode := range modes {
@@ -88,7 +89,7 @@ func serveThroughput(ctx context.Context, exe, dir string, qs []string, clients 
 		var once sync.Once
 		var wg sync.WaitGroup
 		cpu0, cpuKnown := processCPU(cmd.Process.Pid)
-		own0, ownKnown := processCPU(os.Getpid())
+		own0 := selfCPU()
 		start := time.Now()
 		for range clients {
 			wg.Add(1)
@@ -116,7 +117,7 @@ func serveThroughput(ctx context.Context, exe, dir string, qs []string, clients 
 		if cpu1, ok := processCPU(cmd.Process.Pid); ok && cpuKnown {
 			tp.ServerCPUMS = float64((cpu1 - cpu0).Microseconds()) / 1000 / float64(total)
 		}
-		if own1, ok := processCPU(os.Getpid()); ok && ownKnown {
+		if own1 := selfCPU(); own1 > 0 {
 			tp.ClientCPUMS = float64((own1 - own0).Microseconds()) / 1000 / float64(total)
 		}
 		if peak, own, ok := processMemory(cmd.Process.Pid); ok {

@@ -15,9 +15,8 @@ import (
 // checks every answer (status 200, one JSON value, an object whose hits
 // each name a memory, at most the limit of them: checkHits) without
 // decoding the memories into recall's types (httpapi.Client did: a quarter
-// of this process's CPU went to building values nobody read), and each
-// concurrent caller keeps its connection (the default transport keeps
-// two idle a host).
+// of this process's CPU went to building values nobody read), and the
+// callers never hold more connections than there are of them.
 type serveClient struct {
 	base string
 	hc   *http.Client
@@ -25,10 +24,15 @@ type serveClient struct {
 }
 
 // newServeClient returns a client of the server at base for conns
-// concurrent callers.
+// concurrent callers. MaxConnsPerHost bounds the connections as well as
+// the idle ones: without it the transport dials for a request that finds
+// none idle, the request takes another caller's freed connection
+// meanwhile, and the dialled one is parked and, past the idle limit,
+// closed, so connections churn under load.
 func newServeClient(base string, conns int) *serveClient {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.MaxIdleConns, t.MaxIdleConnsPerHost = max(conns, t.MaxIdleConns), conns
+	t.MaxConnsPerHost = conns
 	return &serveClient{base: base, hc: &http.Client{Transport: t},
 		bufs: sync.Pool{New: func() any { return new(bytes.Buffer) }}}
 }
