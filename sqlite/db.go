@@ -150,7 +150,7 @@ func (db *DB) Open() (err error) {
 	// closed a writer connection it never used (parsing the schema on it).
 	// A caller about to write sets the writer up at once instead, as
 	// before: checking from a reader would connect one it may not need.
-	if db.ForWrite || !db.current(context.Background()) {
+	if db.ForWrite || !current(context.Background(), db.read) {
 		if err := db.setUpWriter(); err != nil {
 			db.read.Close()
 			return err
@@ -227,8 +227,14 @@ func (db *DB) openWriterPool() (err error) {
 }
 
 // setUpWriter sets the journal and applies the migrations on the writer,
-// closing it on failure.
+// closing it on failure. A store that is current needs neither: the
+// writer asks first (two reads), where the set-up ran three pragmas and
+// a CREATE TABLE IF NOT EXISTS, which waits for SQLite's write lock while
+// another process holds it (a hook met the upkeep's transaction there).
 func (db *DB) setUpWriter() error {
+	if current(context.Background(), db.write) {
+		return nil
+	}
 	if err := db.setJournal(); err != nil {
 		db.write.Close()
 		return fmt.Errorf("sqlite: open %s: %w", db.Path, err)
