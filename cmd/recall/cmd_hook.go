@@ -130,6 +130,10 @@ func (a *app) runClaudeHook(ctx context.Context) {
 		_ = os.Chdir(p.CWD)
 	}
 	logDir, budget := a.eng.HookBudget(hookDefaultBudget)
+	// A hook reads on the connection it writes on: it connects to the
+	// database once. Not a session start that runs its upkeep inline,
+	// which sets the writer connection's pragmas for the sweep.
+	a.eng.ReadsOnWriter = p.Event != hook.EventSessionStart || os.Getenv(hookUpkeepEnv) != "inline"
 	if p.Event == hook.EventSessionStart {
 		budget = budget * 5 / 3
 		// The upkeep (rollups, sweep) runs after the reply, in a process
