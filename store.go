@@ -68,6 +68,11 @@ type StoreOptions struct {
 	// put): a backend may set up its writer at once. Otherwise it may
 	// defer that to the first write, which a search never makes.
 	ForWrite bool
+	// ReadsOnWriter, with ForWrite, says the caller is a short process
+	// that writes a little and reads a little and runs no upkeep (a hook):
+	// a backend may serve its reads on the writer's connection, so that
+	// the process connects to the database once.
+	ReadsOnWriter bool
 	// BeforeWrite, when set, is called before each write transaction
 	// begins, and the done it returns after the transaction ends: the
 	// session-start upkeep process waits there while hooks are writing

@@ -48,6 +48,10 @@ type Engine struct {
 	// work on the store (see HookGate): the upkeep process a SessionStart
 	// hook leaves.
 	YieldToHooks bool
+	// ReadsOnWriter opens the store for a process that reads on the
+	// connection it writes on (recall.StoreOptions.ReadsOnWriter): a hook
+	// that runs no upkeep.
+	ReadsOnWriter bool
 	// creates lets Open create a missing store: set by OpenForWrite; reads
 	// of a missing store are an error, so a typo in --store never leaves a
 	// store behind.
@@ -156,7 +160,7 @@ func (e *Engine) OpenAt(ctx context.Context, loc *Location, o OpenOptions) error
 	if err != nil {
 		return err
 	}
-	so := recall.StoreOptions{MaxContentBytes: cfg.Limits.MaxContentBytes, Redactor: red, Embedding: emb, ForWrite: o.Create}
+	so := recall.StoreOptions{MaxContentBytes: cfg.Limits.MaxContentBytes, Redactor: red, Embedding: emb, ForWrite: o.Create, ReadsOnWriter: e.ReadsOnWriter}
 	if e.YieldToHooks {
 		so.BeforeWrite = upkeepWriteGate(loc.Dir)
 	}

@@ -47,21 +47,21 @@ func (db *DB) migrate(ctx context.Context) error {
 	return nil
 }
 
-// current reports, from a reader, whether the store is in WAL mode and
-// has every migration this binary knows and none it does not: then
-// opening it needs neither the journal settings nor the migrations on the
-// writer. Any doubt (an error, a busy database, a new file) answers false,
-// and the writer's path decides as before.
-func (db *DB) current(ctx context.Context) bool {
+// current reports, from connections of c, whether the store is in WAL
+// mode and has every migration this binary knows and none it does not:
+// then opening it needs neither the journal settings nor the migrations
+// on the writer. Any doubt (an error, a busy database, a new file)
+// answers false, and the writer's path decides as before.
+func current(ctx context.Context, c *sql.DB) bool {
 	var mode string
-	if err := db.read.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode); err != nil || !strings.EqualFold(mode, "wal") {
+	if err := c.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode); err != nil || !strings.EqualFold(mode, "wal") {
 		return false
 	}
 	names, err := fs.Glob(migrationFS, "migrations/*.sql")
 	if err != nil {
 		return false
 	}
-	applied, err := appliedMigrations(ctx, db.read)
+	applied, err := appliedMigrations(ctx, c)
 	if err != nil || len(applied) != len(names) {
 		return false
 	}

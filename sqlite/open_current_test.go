@@ -138,3 +138,44 @@ func TestRestore_FromACopyInWALMode(t *testing.T) {
 		t.Fatalf("restored %+v (%v), want 1 memory", got, err)
 	}
 }
+
+// A writer set up on a current store asks whether it is current and does
+// no more: the journal pragmas and migrate's CREATE TABLE IF NOT EXISTS
+// took SQLite's write lock, so a hook opening the store while another
+// process wrote (the session upkeep) waited for that transaction before
+// doing anything. Opened for writing now, the store opens while another
+// connection holds the write lock (on main the open failed after the
+// busy timeout: "database is locked").
+func TestOpen_ForWriteOnACurrentStoreTakesNoWriteLock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "recall.db")
+	first := NewDB(path)
+	if err := first.Open(); err != nil {
+		t.Fatal(err)
+	}
+	first.Close()
+
+	other, err := sql.Open("sqlite", fileURI(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	lock, err := other.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	if _, err := lock.ExecContext(context.Background(), `BEGIN IMMEDIATE`); err != nil {
+		t.Fatal(err)
+	}
+	defer lock.ExecContext(context.Background(), `ROLLBACK`)
+
+	db := NewDB(path)
+	db.ForWrite = true
+	if err := db.Open(); err != nil {
+		t.Fatalf("opening a current store for writing while another connection writes: %v", err)
+	}
+	defer db.Close()
+	if n := db.write.Stats().OpenConnections; n != 1 {
+		t.Fatalf("%d writers connected, want 1", n)
+	}
+}

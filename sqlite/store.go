@@ -56,6 +56,7 @@ func OpenStore(path string, o recall.StoreOptions) (*Store, error) {
 	db.MaxContentBytes = o.MaxContentBytes
 	db.Redactor = o.Redactor
 	db.ForWrite = o.ForWrite
+	db.ReadsOnWriter = o.ReadsOnWriter
 	db.BeforeWrite = o.BeforeWrite
 	if err := db.Open(); err != nil {
 		return nil, err

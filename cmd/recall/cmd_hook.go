@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"time"
 
 	"github.com/recall-mem/recall/engine"
@@ -44,6 +45,7 @@ registers it.`,
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			lowHeapGC()
+			oneProc()
 			a.runClaudeHook(c.Context())
 			return nil
 		},
@@ -65,6 +67,19 @@ registers it.`,
 		},
 	})
 	return c
+}
+
+// oneProc runs a hook on one P (GOMAXPROCS 1), unless GOMAXPROCS is
+// set. A hook's work is one goroutine's, one call after another; with a
+// second P idle, the runtime woke a thread to look for work each time a
+// goroutine became runnable (database/sql's connection opener, the
+// driver's watch of a statement's context) or a system call blocked,
+// and let it spin: about 1 ms of a SessionStart hook's CPU, on a machine
+// whose other core the upkeep process or the agent wants.
+func oneProc() {
+	if os.Getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(1)
+	}
 }
 
 // hookUpkeepTimeout bounds the upkeep process a SessionStart hook leaves
@@ -130,6 +145,10 @@ func (a *app) runClaudeHook(ctx context.Context) {
 		_ = os.Chdir(p.CWD)
 	}
 	logDir, budget := a.eng.HookBudget(hookDefaultBudget)
+	// A hook reads on the connection it writes on: it connects to the
+	// database once. Not a session start that runs its upkeep inline,
+	// which sets the writer connection's pragmas for the sweep.
+	a.eng.ReadsOnWriter = p.Event != hook.EventSessionStart || os.Getenv(hookUpkeepEnv) != "inline"
 	if p.Event == hook.EventSessionStart {
 		budget = budget * 5 / 3
 		// The upkeep (rollups, sweep) runs after the reply, in a process
