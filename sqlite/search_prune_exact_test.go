@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/internal/synth"
@@ -46,9 +47,11 @@ type pruneExact struct {
 // TestPruneExact runs each question's search at the limits 10 and 100
 // (the ranker's candidates) and checks, bit for bit, that
 //
-//   - Search's hits are the first limit, by score then id, of the window
-//     one statement over the whole expression ranks (every match scored:
-//     FTS5's ORDER BY over all of them), loaded whole;
+//   - Search's hits, with no filter and with two filters (one that makes
+//     the window grow), are the first limit that pass, by score then id,
+//     of the window one statement over the whole expression ranks (every
+//     match scored: FTS5's ORDER BY over all of them), loaded whole
+//     (searchWhole);
 //   - forced to start at every split of the kept words, the ranking's
 //     exact rows and then its whole window are that statement's.
 func TestPruneExact(t *testing.T) {
@@ -72,8 +75,13 @@ func TestPruneExact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// No filter; one a fiftieth of the memories pass (the bench's tags
+	// are t0 to t49), so the window grows; and the newer half by
+	// occurred_at, as a question's time window filters.
+	since := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).Add(50000 * 10 * time.Minute)
+	filters := []recall.MemoryFilter{{}, {Fields: map[string][]string{"tags": {"t7"}}}, {Since: &since}}
 	var out []pruneExact
-	pruned, splits, tied := 0, 0, 0
+	pruned, splits, tied, searches := 0, 0, 0, 0
 	for q := range queries {
 		text, _ := corpus.Query(q, 100000)
 		m, err := s.matchExpr(ctx, text)
@@ -86,31 +94,29 @@ func TestPruneExact(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			all, err := s.loadHits(ctx, whole, where, args)
-			if err != nil {
-				t.Fatal(err)
-			}
-			slices.SortFunc(all, func(a, b *recall.SearchHit) int {
-				if a.Score != b.Score {
-					return -cmp.Compare(a.Score, b.Score)
-				}
-				return cmp.Compare(a.Memory.ID, b.Memory.ID)
-			})
-			want := all[:min(len(all), limit)]
-			got, err := s.Search(ctx, recall.SearchQuery{Text: text, Limit: limit})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(got) != len(want) {
-				t.Fatalf("#%d %q (%s) limit %d: %d hits, want %d", q, text, m.expr, limit, len(got), len(want))
-			}
 			line := pruneExact{Q: q, Limit: limit, Terms: m.terms, Counts: m.counts, From: m.from}
-			for i := range want {
-				if got[i].Memory.ID != want[i].Memory.ID || got[i].Score != want[i].Score {
-					t.Errorf("#%d %q (%s) limit %d: hit %d is %s %v, want %s %v", q, text, m.expr, limit, i,
-						got[i].Memory.ID, got[i].Score, want[i].Memory.ID, want[i].Score)
+			for fi, f := range filters {
+				got, err := s.Search(ctx, recall.SearchQuery{Text: text, Limit: limit, Filter: f})
+				if err != nil {
+					t.Fatal(err)
 				}
-				line.Hits += got[i].Memory.ID + ":" + strconv.FormatFloat(got[i].Score, 'g', -1, 64) + " "
+				want, err := s.searchWhole(ctx, m, f, limit)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(got) != len(want) {
+					t.Fatalf("#%d %q (%s) limit %d filter %d: %d hits, want %d", q, text, m.expr, limit, fi, len(got), len(want))
+				}
+				for i := range want {
+					if got[i].Memory.ID != want[i].Memory.ID || got[i].Score != want[i].Score {
+						t.Errorf("#%d %q (%s) limit %d filter %d: hit %d is %s %v, want %s %v", q, text, m.expr, limit, fi, i,
+							got[i].Memory.ID, got[i].Score, want[i].Memory.ID, want[i].Score)
+					}
+					if fi == 0 {
+						line.Hits += got[i].Memory.ID + ":" + strconv.FormatFloat(got[i].Score, 'g', -1, 64) + " "
+					}
+				}
+				searches++
 			}
 			w, err := s.searchWindow(ctx, m, where, args, window, limit, true, false)
 			if err != nil {
@@ -146,7 +152,7 @@ func TestPruneExact(t *testing.T) {
 			out = append(out, line)
 		}
 	}
-	t.Logf("%d questions at limits 10 and 100: scored %d searches by levels, %d forced splits checked, %d searches tied past the limit", queries, pruned, splits, tied)
+	t.Logf("%d questions at limits 10 and 100, %d searches with and without filters; unfiltered: scored %d by levels, %d forced splits checked, %d tied past the limit", queries, searches, pruned, splits, tied)
 	if p := os.Getenv("RECALL_PRUNE_EXACT_OUT"); p != "" {
 		b, err := json.Marshal(out)
 		if err != nil {
@@ -154,6 +160,36 @@ func TestPruneExact(t *testing.T) {
 		}
 		if err := os.WriteFile(p, b, 0o644); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// searchWhole is what Search returns when every window is scored at once
+// by one statement and loaded whole: the first limit of the window's
+// rows that pass f, by score then id, the window growing as Search's
+// does until limit pass or the matches run out.
+func (s *MemoryService) searchWhole(ctx context.Context, m ftsMatch, f recall.MemoryFilter, limit int) ([]*recall.SearchHit, error) {
+	where, args, err := whereMemories(f)
+	if err != nil {
+		return nil, err
+	}
+	for window := limit + limit/4 + 8; ; window *= 4 {
+		ranked, err := s.rankExpr(ctx, m.expr, m.from, window)
+		if err != nil {
+			return nil, err
+		}
+		all, err := s.loadHits(ctx, ranked, where, args)
+		if err != nil {
+			return nil, err
+		}
+		slices.SortFunc(all, func(a, b *recall.SearchHit) int {
+			if a.Score != b.Score {
+				return -cmp.Compare(a.Score, b.Score)
+			}
+			return cmp.Compare(a.Memory.ID, b.Memory.ID)
+		})
+		if len(all) >= limit || len(ranked) < window {
+			return all[:min(len(all), limit)], nil
 		}
 	}
 }
