@@ -55,20 +55,7 @@ type pruneExact struct {
 //   - forced to start at every split of the kept words, the ranking's
 //     exact rows and then its whole window are that statement's.
 func TestPruneExact(t *testing.T) {
-	path := os.Getenv(pruneExactEnv)
-	if path == "" {
-		t.Skip(pruneExactEnv + " names no kept benchmark store")
-	}
-	queries, err := strconv.Atoi(cmp.Or(os.Getenv("RECALL_PRUNE_EXACT_QUERIES"), "1000"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	db := NewDB(path)
-	if err := db.Open(); err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	s := NewMemoryService(db)
+	s, queries := openKeptStore(t, pruneExactEnv, "RECALL_PRUNE_EXACT_QUERIES")
 	ctx := context.Background()
 	corpus := synth.New(1, synth.DefaultVocab)
 	where, args, err := whereMemories(recall.MemoryFilter{})
@@ -192,4 +179,26 @@ func (s *MemoryService) searchWhole(ctx context.Context, m ftsMatch, f recall.Me
 			return all[:min(len(all), limit)], nil
 		}
 	}
+}
+
+// openKeptStore opens the kept benchmark store (its recall.db) that the
+// variable env names, closed when the test ends, and reads from
+// queriesEnv how many of the benchmark's questions to ask (1,000); it
+// skips the test when env names no store.
+func openKeptStore(t *testing.T, env, queriesEnv string) (*MemoryService, int) {
+	t.Helper()
+	path := os.Getenv(env)
+	if path == "" {
+		t.Skip(env + " names no kept benchmark store")
+	}
+	queries, err := strconv.Atoi(cmp.Or(os.Getenv(queriesEnv), "1000"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := NewDB(path)
+	if err := db.Open(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return NewMemoryService(db), queries
 }
