@@ -42,24 +42,11 @@ type pruneFigure struct {
 }
 
 func TestPruneFigures(t *testing.T) {
-	path := os.Getenv(pruneFiguresEnv)
-	if path == "" {
-		t.Skip(pruneFiguresEnv + " names no kept benchmark store")
-	}
-	queries, err := strconv.Atoi(cmp.Or(os.Getenv("RECALL_PRUNE_FIGURES_QUERIES"), "1000"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, queries := openKeptStore(t, pruneFiguresEnv, "RECALL_PRUNE_FIGURES_QUERIES")
 	runs, err := strconv.Atoi(cmp.Or(os.Getenv("RECALL_PRUNE_FIGURES_RUNS"), "5"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	db := NewDB(path)
-	if err := db.Open(); err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	s := NewMemoryService(db)
 	ctx := context.Background()
 	corpus := synth.New(1, synth.DefaultVocab)
 	const limit = 100 // the ranker's candidates
