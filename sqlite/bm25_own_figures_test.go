@@ -3,7 +3,6 @@
 package sqlite
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 	"os"
 	"runtime"
 	"slices"
-	"strconv"
 	"testing"
 	"time"
 
@@ -121,24 +119,10 @@ func (o *ownScorer) cacheLengths(ctx context.Context) error {
 		for int64(len(lens)) <= id {
 			lens = append(lens, -1)
 		}
-		lens[id] = int32(docTokens(sz))
+		lens[id], _ = docTokens(sz)
 	}
 	o.lens = lens
 	return rows.Err()
-}
-
-// docTokens sums the varints of a docsize record (one per column).
-func docTokens(sz []byte) int64 {
-	var d int64
-	for len(sz) > 0 {
-		v, n := sqliteVarint(sz)
-		if n == 0 {
-			break
-		}
-		d += int64(v)
-		sz = sz[n:]
-	}
-	return d
 }
 
 // Where ownScorer.score takes the rows' lengths from.
@@ -147,12 +131,6 @@ const (
 	lensRead          // one statement for all the rows scored
 	lensJoined        // the instances' statements, joined with the lengths
 )
-
-// termHit is one row's weighted count of a term.
-type termHit struct {
-	doc int64
-	f   float64
-}
 
 // score returns the window best rows (rowid ≥ from) of the ORed terms,
 // by score then rowid, with bm25()'s score; ok is false when a term is
@@ -164,22 +142,12 @@ func (o *ownScorer) score(ctx context.Context, terms []string, from int64, windo
 	if err := o.conn.QueryRowContext(ctx, `SELECT block FROM memories_fts_data WHERE id = 1`).Scan(&averages); err != nil {
 		return nil, false, err
 	}
-	var nRow, nTok int64
-	{
-		b := averages
-		v, n := sqliteVarint(b)
-		nRow, b = int64(v), b[n:]
-		for len(b) > 0 {
-			v, n := sqliteVarint(b)
-			if n == 0 {
-				break
-			}
-			nTok, b = nTok+int64(v), b[n:]
-		}
+	nRow, nTok, ok := ftsTotals(averages)
+	if !ok {
+		return nil, false, fmt.Errorf("averages record %x", averages)
 	}
 	avgdl := float64(nTok) / float64(nRow)
-	weights := [3]float64{10, 1, 4}
-	lists := make([][]termHit, len(terms))
+	lists := make([][]termRows, len(terms))
 	var lens []int32
 	idfs := make([]float64, len(terms))
 	for i, w := range terms {
@@ -207,7 +175,7 @@ func (o *ownScorer) score(ctx context.Context, terms []string, from int64, windo
 		if err != nil {
 			return nil, false, err
 		}
-		var list []termHit
+		var list []termRows
 		for rows.Next() {
 			var v int64
 			var sz sql.RawBytes
@@ -219,14 +187,14 @@ func (o *ownScorer) score(ctx context.Context, terms []string, from int64, windo
 				rows.Close()
 				return nil, false, err
 			}
-			doc, wt := v>>2, weights[v&3]
+			doc, wt := v>>2, columnWeights[v&3]
 			if joined {
-				lens[doc] = int32(docTokens(sz))
+				lens[doc], _ = docTokens(sz)
 			}
 			if n := len(list); n > 0 && list[n-1].doc == doc {
 				list[n-1].f += wt
 			} else {
-				list = append(list, termHit{doc, wt})
+				list = append(list, termRows{doc, wt})
 			}
 		}
 		rows.Close()
@@ -259,87 +227,8 @@ func (o *ownScorer) score(ctx context.Context, terms []string, from int64, windo
 			return nil, false, err
 		}
 	}
-	// Variables, not constants: C computes k1 + 1.0 and 1 - b in
-	// doubles at run time, and so must this (a constant would be exact).
-	k1, b := bm25K1, 0.75
-	top := rankHeap{window: window}
-	pos := make([]int, len(lists))
-	for {
-		// The next row of any list, in rowid order; its score sums the
-		// phrases in the query's order (absent ones add +0.0: nothing).
-		doc := int64(math.MaxInt64)
-		for i, l := range lists {
-			if pos[i] < len(l) && l[pos[i]].doc < doc {
-				doc = l[pos[i]].doc
-			}
-		}
-		if doc == math.MaxInt64 {
-			break
-		}
-		d := float64(lens[doc])
-		var sc float64
-		for i, l := range lists {
-			if pos[i] < len(l) && l[pos[i]].doc == doc {
-				f := l[pos[i]].f
-				sc += idfs[i] * ((f * (k1 + 1.0)) / (f + k1*(1-b+b*d/avgdl)))
-				pos[i]++
-			}
-		}
-		top.add(rankedRow{seq: doc, rank: -1.0 * sc})
-	}
-	return top.sorted(), true, nil
-}
-
-// rankHeap keeps the window best rows by (rank, seq): a max-heap on its
-// worst row.
-type rankHeap struct {
-	window int
-	rows   []rankedRow
-}
-
-func rankBefore(a, b rankedRow) bool { return a.rank < b.rank || a.rank == b.rank && a.seq < b.seq }
-
-func (h *rankHeap) add(r rankedRow) {
-	if len(h.rows) < h.window {
-		h.rows = append(h.rows, r)
-		for i := len(h.rows) - 1; i > 0; {
-			p := (i - 1) / 2
-			if !rankBefore(h.rows[p], h.rows[i]) {
-				break
-			}
-			h.rows[p], h.rows[i] = h.rows[i], h.rows[p]
-			i = p
-		}
-		return
-	}
-	if !rankBefore(r, h.rows[0]) {
-		return
-	}
-	h.rows[0] = r
-	for i := 0; ; {
-		w, l, rt := i, 2*i+1, 2*i+2
-		if l < len(h.rows) && rankBefore(h.rows[w], h.rows[l]) {
-			w = l
-		}
-		if rt < len(h.rows) && rankBefore(h.rows[w], h.rows[rt]) {
-			w = rt
-		}
-		if w == i {
-			break
-		}
-		h.rows[w], h.rows[i] = h.rows[i], h.rows[w]
-		i = w
-	}
-}
-
-func (h *rankHeap) sorted() []rankedRow {
-	slices.SortFunc(h.rows, func(a, b rankedRow) int {
-		if rankBefore(a, b) {
-			return -1
-		}
-		return 1
-	})
-	return h.rows
+	rows, ok := scoreLists(lists, idfs, lens, avgdl, window)
+	return rows, ok, nil
 }
 
 // readLengths reads the lengths of ids in one statement, into an array
@@ -361,7 +250,7 @@ func (o *ownScorer) readLengths(ctx context.Context, ids []int64) ([]int32, erro
 		if err := rows.Scan(&id, &sz); err != nil {
 			return nil, err
 		}
-		lens[id] = int32(docTokens(sz))
+		lens[id], _ = docTokens(sz)
 	}
 	return lens, rows.Err()
 }
@@ -378,32 +267,22 @@ func TestOwnBM25Figures(t *testing.T) {
 	if path == "" {
 		t.Skip(ownBM25Env + " names no kept benchmark store")
 	}
-	queries, err := strconv.Atoi(cmp.Or(os.Getenv("RECALL_OWN_BM25_QUERIES"), "200"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	runs, err := strconv.Atoi(cmp.Or(os.Getenv("RECALL_OWN_BM25_RUNS"), "5"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	db := NewDB(path)
-	if err := db.Open(); err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	s := NewMemoryService(db)
+	queries, runs := envCount(t, "RECALL_OWN_BM25_QUERIES", 200), envCount(t, "RECALL_OWN_BM25_RUNS", 5)
+	s := figuresService(t, path)
 	ctx := context.Background()
 	o := newOwnScorer(t, ctx, path)
 	o.sqlLog = os.Getenv("RECALL_OWN_BM25_GOLOG") == ""
-	c0 := time.Now()
+	// The statements run on this goroutine (the driver is Go): its
+	// thread's CPU time is theirs.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	w0, c0 := time.Now(), threadCPU(t)
 	if err := o.cacheLengths(ctx); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("lengths cached in %v wall", time.Since(c0))
+	t.Logf("%d lengths cached in %v wall, %v CPU", len(o.lens), time.Since(w0), threadCPU(t)-c0)
 	corpus := synth.New(1, synth.DefaultVocab)
 	const limit, window = 100, 133
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
 	median := func(f func() error) (time.Duration, error) {
 		var cpu []time.Duration
 		for range runs {
@@ -417,7 +296,7 @@ func TestOwnBM25Figures(t *testing.T) {
 		return cpu[len(cpu)/2], nil
 	}
 	var single, newest, multi ownBucket
-	var skipped, differ, bitsDiffer int
+	var skipped, differ, bitsDiffer, nowDiffer int
 	for q := range queries {
 		text, _ := corpus.Query(q, 100000)
 		m, err := s.matchExpr(ctx, text)
@@ -465,10 +344,28 @@ func TestOwnBM25Figures(t *testing.T) {
 				t.Logf("q%d %q: top differs: got %v want %v", q, m.expr, got[:min(5, len(got))], want[:min(5, len(want))])
 			}
 		}
+		// The search's statements with bm25() (as on main), then as the
+		// search scores now, with the lengths held (ownRank, for the
+		// questions that score all their rows; bm25() for the others).
+		s.db.lengths.after = -1
 		cSearch, err := median(func() error {
 			r := newRanking(m, window, limit)
 			return s.score(ctx, r, limit)
 		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.db.lengths.after = 1
+		var now []rankedRow
+		cNow, err := median(func() error {
+			r := newRanking(m, window, limit)
+			err := s.score(ctx, r, limit)
+			now = r.rows[:min(limit, len(r.rows))]
+			return err
+		})
+		if !slices.Equal(now, want) {
+			nowDiffer++
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -499,9 +396,10 @@ func TestOwnBM25Figures(t *testing.T) {
 		b.single += cSingle
 		b.rd += cRead
 		b.cach += cCached
+		b.now += cNow
 		b.join += cJoined
 	}
-	t.Logf("%d questions: %d not one token a word (skipped), %d with other top-100 ids, %d rows with other score bits", queries, skipped, differ, bitsDiffer)
+	t.Logf("%d questions: %d not one token a word (skipped), %d with other top-100 ids, %d rows with other score bits; the search now: %d with other top-100 rows or bits", queries, skipped, differ, bitsDiffer, nowDiffer)
 	for _, x := range []struct {
 		name string
 		b    ownBucket
@@ -512,21 +410,21 @@ func TestOwnBM25Figures(t *testing.T) {
 		per := func(d time.Duration) string {
 			return fmt.Sprintf("%.3f", float64(d.Microseconds())/1000/float64(x.b.n))
 		}
-		t.Logf("%s (%d): CPU-ms a question: search's statements %s, single bm25() statement %s, own with lengths read %s, own with lengths cached %s, own with lengths joined %s",
-			x.name, x.b.n, per(x.b.search), per(x.b.single), per(x.b.rd), per(x.b.cach), per(x.b.join))
+		t.Logf("%s (%d): CPU-ms a question: search's statements %s, single bm25() statement %s, own with lengths read %s, own with lengths cached %s, own with lengths joined %s; the search now %s",
+			x.name, x.b.n, per(x.b.search), per(x.b.single), per(x.b.rd), per(x.b.cach), per(x.b.join), per(x.b.now))
 	}
 }
 
 // ownBucket sums the CPU of questions of one kind.
 type ownBucket struct {
-	n                              int
-	search, single, rd, cach, join time.Duration
+	n                                   int
+	search, single, rd, cach, join, now time.Duration
 }
 
 func sumBuckets(bs ...ownBucket) ownBucket {
 	var t ownBucket
 	for _, b := range bs {
-		t.n, t.search, t.single, t.rd, t.cach, t.join = t.n+b.n, t.search+b.search, t.single+b.single, t.rd+b.rd, t.cach+b.cach, t.join+b.join
+		t.n, t.search, t.single, t.rd, t.cach, t.join, t.now = t.n+b.n, t.search+b.search, t.single+b.single, t.rd+b.rd, t.cach+b.cach, t.join+b.join, t.now+b.now
 	}
 	return t
 }
