@@ -29,8 +29,8 @@ import (
 // the log is SQLite's ln() (C's log, as bm25()'s; Go's math.Log differs
 // in the last bit for some arguments). A phrase a row lacks adds +0.0.
 //
-// The lengths are read once (100,000 rows: ~40 CPU-ms) and only when a
-// process has searched one index version ownLengthsAfter times, so that
+// The lengths are read once (100,000 rows: ~42 CPU-ms) and only when a
+// process has searched one index version often enough (lengthsAfter), so that
 // a process that searches once (a CLI search, a hook) never pays for
 // them, and a store written between searches scores with bm25() as
 // before. Scoring oneself pays where the rows scored are all the
@@ -42,10 +42,24 @@ import (
 // are turned into index terms with it.
 const ftsTokenize = "porter unicode61 remove_diacritics 2"
 
-// ownLengthsAfter is how many searches of one index version a process
-// runs with bm25() before it reads every row's length: at 100,000 rows
-// the read costs about what 30–40 searches save.
-const ownLengthsAfter = 32
+// ownLengthsAfter is the fewest searches of one index version a process
+// runs with bm25() before it reads every row's length, and
+// rowsPerSearchSaved the rows whose reading costs what one search
+// scored by the process saves (at 100,000 rows: ~42 CPU-ms to read,
+// ~1.2 CPU-ms saved a search, median of the benchmark's questions), so
+// that on any store the read waits for the searches that pay for it.
+const (
+	ownLengthsAfter    = 32
+	rowsPerSearchSaved = 3000
+)
+
+// lengthsAfter is how many searches of m's version read the lengths.
+func (l *ftsLengths) lengthsAfter(m ftsMatch) int {
+	if l.after != 0 {
+		return l.after
+	}
+	return max(ownLengthsAfter, int(m.rows/rowsPerSearchSaved))
+}
 
 // The fts5vocab tables a reader scores with, in its temp schema.
 const (
@@ -82,19 +96,20 @@ func addVocabTables(c sqlite3.ExecQuerierContext, _ string) (err error) {
 			err = e
 		}
 	}()
+	// A reader without them still searches, with bm25() (ownRank).
 	for _, q := range []string{
 		`CREATE VIRTUAL TABLE IF NOT EXISTS ` + ftsInstances + ` USING fts5vocab(main, memories_fts, instance)`,
 		`CREATE VIRTUAL TABLE IF NOT EXISTS ` + ftsTermRows + ` USING fts5vocab(main, memories_fts, row)`,
 	} {
 		if _, err := c.ExecContext(ctx, q, nil); err != nil {
-			return err
+			break
 		}
 	}
 	return nil
 }
 
 // ftsLengths are every row's length (tokens over all columns, by rowid)
-// at one index version, once a process has searched it ownLengthsAfter
+// at one index version, once a process has searched it lengthsAfter
 // times.
 type ftsLengths struct {
 	mu       sync.Mutex
@@ -103,7 +118,7 @@ type ftsLengths struct {
 	seen     []byte  // the version searches were last counted at
 	searches int
 	reading  bool
-	after    int // ownLengthsAfter when 0; tests set it (< 0: never score oneself)
+	after    int // lengthsAfter's searches; tests set it (< 0: never score oneself)
 }
 
 // indexVersion is the key of an index version: its structure and
@@ -133,7 +148,7 @@ func (s *MemoryService) rowLengths(ctx context.Context, m ftsMatch) ([]int32, er
 		l.seen, l.searches = v, 0
 	}
 	l.searches++
-	read := l.searches >= cmpOr(l.after, ownLengthsAfter) && !l.reading
+	read := l.searches >= l.lengthsAfter(m) && !l.reading
 	if read {
 		l.reading = true
 	}
@@ -150,13 +165,6 @@ func (s *MemoryService) rowLengths(ctx context.Context, m ftsMatch) ([]int32, er
 	}
 	l.version, l.lens = v, lens
 	return lens, nil
-}
-
-func cmpOr(v, def int) int {
-	if v != 0 {
-		return v
-	}
-	return def
 }
 
 // readLengths reads every row's length, or nil when the index is no
@@ -262,14 +270,16 @@ func (s *MemoryService) ownRank(ctx context.Context, m ftsMatch, window int) (ro
 		}
 		terms[i] = t[0]
 	}
+	// A failed statement (a reader without the vocab tables, say) leaves
+	// the window to bm25(), which reports an error that is the store's.
 	idfStmt, err := s.db.readStmt(ctx, `SELECT doc, ln((? - doc + 0.5) / (doc + 0.5)) FROM `+ftsTermRows+` WHERE term = ?`)
 	if err != nil {
-		return nil, false, fmt.Errorf("search: %w", err)
+		return nil, false, nil
 	}
 	instStmt, err := s.db.readStmt(ctx, `SELECT doc * 4 + CASE col WHEN 'title' THEN 0 WHEN 'content' THEN 1 ELSE 2 END
 		FROM `+ftsInstances+` WHERE term = ?`)
 	if err != nil {
-		return nil, false, fmt.Errorf("search: %w", err)
+		return nil, false, nil
 	}
 	lists := make([][]termRows, len(terms))
 	idfs := make([]float64, len(terms))
@@ -280,14 +290,14 @@ func (s *MemoryService) ownRank(ctx context.Context, m ftsMatch, window int) (ro
 		case errors.Is(err, sql.ErrNoRows):
 			continue // no row has it: it adds nothing anywhere
 		case err != nil:
-			return nil, false, fmt.Errorf("search: %w", err)
+			return nil, false, nil
 		}
 		idfs[i] = idf.Float64
 		if !idf.Valid || idfs[i] <= 0 {
 			idfs[i] = 1e-6
 		}
 		if lists[i], err = termInstances(ctx, instStmt, t, len(lens)); err != nil || lists[i] == nil {
-			return nil, false, err
+			return nil, false, nil
 		}
 	}
 	rows, ok = scoreLists(lists, idfs, lens, float64(tokens)/float64(n), window)
