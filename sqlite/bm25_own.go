@@ -7,7 +7,6 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"sync"
@@ -75,28 +74,26 @@ func init() { sqlite3.RegisterConnectionHook(addVocabTables) }
 // nothing and name memories_fts only when read.
 func addVocabTables(c sqlite3.ExecQuerierContext, _ string) (err error) {
 	ctx := context.Background()
+	// Only restoring query_only may fail the connection: without the
+	// tables a reader still searches, with bm25() (ownRank).
 	rows, err := c.QueryContext(ctx, `PRAGMA query_only`, nil)
 	if err != nil {
-		return err
+		return nil
 	}
 	v := make([]driver.Value, 1)
 	err = rows.Next(v)
 	rows.Close()
-	if err != nil && !errors.Is(err, io.EOF) {
-		return err
-	}
-	if on, _ := v[0].(int64); on != 1 {
+	if on, _ := v[0].(int64); err != nil || on != 1 {
 		return nil
 	}
 	if _, err := c.ExecContext(ctx, `PRAGMA query_only = 0`, nil); err != nil {
-		return err
+		return nil
 	}
 	defer func() {
 		if _, e := c.ExecContext(ctx, `PRAGMA query_only = 1`, nil); err == nil {
 			err = e
 		}
 	}()
-	// A reader without them still searches, with bm25() (ownRank).
 	for _, q := range []string{
 		`CREATE VIRTUAL TABLE IF NOT EXISTS ` + ftsInstances + ` USING fts5vocab(main, memories_fts, instance)`,
 		`CREATE VIRTUAL TABLE IF NOT EXISTS ` + ftsTermRows + ` USING fts5vocab(main, memories_fts, row)`,

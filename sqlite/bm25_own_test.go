@@ -282,3 +282,25 @@ func TestOwnRank_TokenizerIsTheStores(t *testing.T) {
 		t.Fatalf("Running: %q, %v", terms, err)
 	}
 }
+
+// The readers declare the vocab tables with query_only lifted for the
+// declarations only: they read them, and stay unable to write.
+func TestReaders_VocabTablesAndStillQueryOnly(t *testing.T) {
+	s := NewMemoryService(openDB(t))
+	if _, err := s.PutMemory(t.Context(), &recall.Memory{Title: "Running", Content: "a café"}); err != nil {
+		t.Fatal(err)
+	}
+	var on, rows int
+	if err := s.db.read.QueryRow(`SELECT (SELECT query_only FROM pragma_query_only), (SELECT COUNT(*) FROM ` + ftsInstances + ` WHERE term = 'run')`).Scan(&on, &rows); err != nil {
+		t.Fatal(err)
+	}
+	if on != 1 || rows != 1 {
+		t.Fatalf("reader: query_only %d, %d instances of run", on, rows)
+	}
+	if _, err := s.db.read.Exec(`CREATE TEMP TABLE x(y)`); err == nil {
+		t.Fatal("a reader wrote its temp schema")
+	}
+	if _, err := s.db.read.Exec(`DELETE FROM memories`); err == nil {
+		t.Fatal("a reader deleted the memories")
+	}
+}
