@@ -291,7 +291,7 @@ func TestReaders_VocabTablesAndStillQueryOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	var on, rows int
-	if err := s.db.read.QueryRow(`SELECT (SELECT query_only FROM pragma_query_only), (SELECT COUNT(*) FROM ` + ftsInstances + ` WHERE term = 'run')`).Scan(&on, &rows); err != nil {
+	if err := s.db.read.QueryRow(`SELECT (SELECT query_only FROM pragma_query_only), (SELECT COUNT(*) FROM `+ftsInstances+` WHERE term = 'run')`).Scan(&on, &rows); err != nil {
 		t.Fatal(err)
 	}
 	if on != 1 || rows != 1 {
