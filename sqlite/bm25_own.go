@@ -273,7 +273,7 @@ func (s *MemoryService) ownRank(ctx context.Context, m ftsMatch, window int) (ro
 	if err != nil {
 		return nil, false, nil
 	}
-	instStmt, err := s.db.readStmt(ctx, `SELECT doc * 4 + CASE col WHEN 'title' THEN 0 WHEN 'content' THEN 1 ELSE 2 END
+	instStmt, err := s.db.readStmt(ctx, `SELECT group_concat(doc * 4 + CASE col WHEN 'title' THEN 0 WHEN 'content' THEN 1 ELSE 2 END, ',')
 		FROM `+ftsInstances+` WHERE term = ?`)
 	if err != nil {
 		return nil, false, nil
@@ -308,20 +308,48 @@ func (s *MemoryService) ownRank(ctx context.Context, m ftsMatch, window int) (ro
 }
 
 // termInstances reads a term's rows, each with its instances' weights
-// summed (rows come in rowid order, instances of a row together); nil
-// when a row is past the lengths (another version's).
+// summed; nil when a row is past the lengths (another version's). The
+// statement gives all the term's instances in one value (rowid × 4 +
+// column, comma-separated): a row of the driver for each instance cost
+// more than FTS5's scoring of it.
 func termInstances(ctx context.Context, st *sql.Stmt, term string, known int) ([]termRows, error) {
 	rows, err := st.QueryContext(ctx, term)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
 	defer rows.Close()
-	list := []termRows{}
-	for rows.Next() {
-		var v int64
-		if err := rows.Scan(&v); err != nil {
+	var text sql.RawBytes
+	if rows.Next() {
+		if err := rows.Scan(&text); err != nil {
 			return nil, fmt.Errorf("search: %w", err)
 		}
+	}
+	vs := make([]int64, 0, bytes.Count(text, []byte{','})+1)
+	sorted := true
+	for len(text) > 0 {
+		var v int64
+		i := 0
+		for ; i < len(text) && text[i] != ','; i++ {
+			if text[i] < '0' || text[i] > '9' || v > math.MaxInt64/10-9 {
+				return nil, nil
+			}
+			v = v*10 + int64(text[i]-'0')
+		}
+		if i == 0 {
+			return nil, nil
+		}
+		sorted = sorted && (len(vs) == 0 || vs[len(vs)-1]>>2 <= v>>2)
+		vs = append(vs, v)
+		text = text[min(i+1, len(text)):]
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	if !sorted { // the table gives them by rowid; sorted in case it did not
+		slices.Sort(vs)
+	}
+	list := []termRows{}
+	for _, v := range vs {
 		doc, w := v>>2, columnWeights[v&3]
 		if doc >= int64(known) {
 			return nil, nil
@@ -331,9 +359,6 @@ func termInstances(ctx context.Context, st *sql.Stmt, term string, known int) ([
 		} else {
 			list = append(list, termRows{doc, w})
 		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("search: %w", err)
 	}
 	return list, nil
 }
