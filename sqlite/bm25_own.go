@@ -116,6 +116,8 @@ type ftsLengths struct {
 	searches int
 	reading  bool
 	after    int // lengthsAfter's searches; tests set it (< 0: never score oneself)
+
+	words heldWords // see ownRankNewest
 }
 
 // indexVersion is the key of an index version: its structure and
@@ -248,7 +250,7 @@ var columnWeights = [3]float64{10, 1, 4}
 // its rows (no rowid floor) and each word is one index term. The index
 // must be m's from the first statement to the last, as the lengths are.
 func (s *MemoryService) ownRank(ctx context.Context, m ftsMatch, window int) (rows []rankedRow, ok bool, err error) {
-	if m.from != 0 || len(m.terms) == 0 || m.index == nil || m.rows <= 0 {
+	if len(m.terms) == 0 || m.index == nil || m.rows <= 0 || m.from != 0 && len(m.terms) != 1 {
 		return nil, false, nil
 	}
 	n, tokens, ok := ftsTotals(m.averages)
@@ -278,26 +280,25 @@ func (s *MemoryService) ownRank(ctx context.Context, m ftsMatch, window int) (ro
 	if err != nil {
 		return nil, false, nil
 	}
+	avgdl := float64(tokens) / float64(n)
+	if m.from != 0 {
+		return s.ownRankNewest(ctx, m, terms[0], lens, avgdl, window, idfStmt, instStmt)
+	}
 	lists := make([][]termRows, len(terms))
 	idfs := make([]float64, len(terms))
 	for i, t := range terms {
-		var hits int64
-		var idf sql.NullFloat64
-		switch err := idfStmt.QueryRowContext(ctx, n, t).Scan(&hits, &idf); {
-		case errors.Is(err, sql.ErrNoRows):
-			continue // no row has it: it adds nothing anywhere
-		case err != nil:
+		var found bool
+		if idfs[i], found, err = termIDF(ctx, idfStmt, n, t); err != nil {
 			return nil, false, nil
 		}
-		idfs[i] = idf.Float64
-		if !idf.Valid || idfs[i] <= 0 {
-			idfs[i] = 1e-6
+		if !found {
+			continue // no row has it: it adds nothing anywhere
 		}
-		if lists[i], err = termInstances(ctx, instStmt, t, len(lens)); err != nil || lists[i] == nil {
+		if lists[i], err = termInstances(ctx, instStmt, t, len(lens), 0); err != nil || lists[i] == nil {
 			return nil, false, nil
 		}
 	}
-	rows, ok = scoreLists(lists, idfs, lens, float64(tokens)/float64(n), window)
+	rows, ok = scoreLists(lists, idfs, lens, avgdl, window)
 	if !ok {
 		return nil, false, nil
 	}
@@ -307,12 +308,30 @@ func (s *MemoryService) ownRank(ctx context.Context, m ftsMatch, window int) (ro
 	return rows, true, nil
 }
 
-// termInstances reads a term's rows, each with its instances' weights
-// summed; nil when a row is past the lengths (another version's). The
+// termIDF is a term's IDF as bm25() computes it over n rows (found is
+// false when no row has the term).
+func termIDF(ctx context.Context, st *sql.Stmt, n int64, term string) (idf float64, found bool, err error) {
+	var hits int64
+	var v sql.NullFloat64
+	switch err := st.QueryRowContext(ctx, n, term).Scan(&hits, &v); {
+	case errors.Is(err, sql.ErrNoRows):
+		return 0, false, nil
+	case err != nil:
+		return 0, false, err
+	}
+	if !v.Valid || v.Float64 <= 0 {
+		return 1e-6, true, nil
+	}
+	return v.Float64, true, nil
+}
+
+// termInstances reads a term's rows from the rowid from on, each with
+// its instances' weights summed; nil when a row is past the lengths
+// (another version's). The
 // statement gives all the term's instances in one value (rowid × 4 +
 // column, comma-separated): a row of the driver for each instance cost
 // more than FTS5's scoring of it.
-func termInstances(ctx context.Context, st *sql.Stmt, term string, known int) ([]termRows, error) {
+func termInstances(ctx context.Context, st *sql.Stmt, term string, known int, from int64) ([]termRows, error) {
 	rows, err := st.QueryContext(ctx, term)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
@@ -353,6 +372,9 @@ func termInstances(ctx context.Context, st *sql.Stmt, term string, known int) ([
 		doc, w := v>>2, columnWeights[v&3]
 		if doc >= int64(known) {
 			return nil, nil
+		}
+		if doc < from {
+			continue
 		}
 		if k := len(list); k > 0 && list[k-1].doc == doc {
 			list[k-1].f += w

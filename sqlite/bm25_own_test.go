@@ -91,10 +91,11 @@ func ownMatch(t *testing.T, s *MemoryService, text string) ftsMatch {
 // the same order, with the same score bits, on random stores of words
 // that stem together, carry diacritics or repeat, in titles, contents
 // and tags (three weights), with rows of no token, as memories are
-// updated and deleted between searches.
+// updated and deleted between searches; a third of the queries are one
+// word scored from a random rowid on (ownRankNewest: held rows).
 func TestOwnRank_SameAsBM25(t *testing.T) {
 	ctx := context.Background()
-	var compared, rows, unfloored int
+	var compared, rows, unfloored, newest int
 	for seed := range uint64(3) {
 		s, rng, word := ownStore(t, seed, 300+200*int(seed))
 		s.db.lengths.after = 1 // lengths read at the first search of each version
@@ -126,17 +127,25 @@ func TestOwnRank_SameAsBM25(t *testing.T) {
 				words = append(words, word())
 			}
 			m := ownMatch(t, s, strings.Join(words, " "))
+			if q%3 == 0 { // one word from a rowid on (matchExpr's budget)
+				m = ownMatch(t, s, words[0])
+				m.from = 1 + rng.Int64N(int64(len(ids)))
+				newest++
+			}
 			window := []int{1, 3, 10, 40, 133, 2000}[rng.IntN(6)]
-			want, err := s.rankExpr(ctx, m.expr, 0, window)
+			want, err := s.rankExpr(ctx, m.expr, m.from, window)
 			if err != nil {
 				t.Fatal(err)
 			}
 			got, ok, err := s.ownRank(ctx, m, window)
+			if err == nil && !ok && m.from > 0 { // a word's first search of a version is bm25()'s
+				got, ok, err = s.ownRank(ctx, m, window)
+			}
 			if err != nil || !ok {
-				t.Fatalf("%s: not scored by the process (%v, %v)", m.expr, ok, err)
+				t.Fatalf("%s from %d: not scored by the process (%v, %v)", m.expr, m.from, ok, err)
 			}
 			if !slices.Equal(got, want) {
-				t.Fatalf("seed %d, %s, window %d:\n got %v\nwant %v", seed, m.expr, window, got, want)
+				t.Fatalf("seed %d, %s from %d, window %d:\n got %v\nwant %v", seed, m.expr, m.from, window, got, want)
 			}
 			compared, rows = compared+1, rows+len(want)
 			if len(want) > 0 && want[0].rank < -1 {
@@ -144,8 +153,8 @@ func TestOwnRank_SameAsBM25(t *testing.T) {
 			}
 		}
 	}
-	if rows < 10*compared || unfloored < compared/2 {
-		t.Fatalf("%d windows compared with %d rows in all, %d scoring over 1: the queries match too little or too much", compared, rows, unfloored)
+	if rows < 10*compared || unfloored < compared/3 || newest < compared/4 {
+		t.Fatalf("%d windows compared with %d rows in all, %d scoring over 1, %d from a rowid on: the queries match too little or too much", compared, rows, unfloored, newest)
 	}
 }
 
