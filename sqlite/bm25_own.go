@@ -327,7 +327,7 @@ func termIDF(ctx context.Context, st *sql.Stmt, n int64, term string) (idf float
 
 // termInstances reads a term's rows from the rowid from on, each with
 // its instances' weights summed; nil when a row is past the lengths
-// (another version's). The
+// (another version's) or the instances are not by rowid. The
 // statement gives all the term's instances in one value (rowid × 4 +
 // column, comma-separated): a row of the driver for each instance cost
 // more than FTS5's scoring of it.
@@ -343,8 +343,10 @@ func termInstances(ctx context.Context, st *sql.Stmt, term string, known int, fr
 			return nil, fmt.Errorf("search: %w", err)
 		}
 	}
-	vs := make([]int64, 0, bytes.Count(text, []byte{','})+1)
-	sorted := true
+	// Parsed as it goes: a common word's value holds every instance
+	// (about 100,000), and only the rows from from on are kept.
+	list := []termRows{}
+	last := int64(-1)
 	for len(text) > 0 {
 		var v int64
 		i := 0
@@ -354,33 +356,23 @@ func termInstances(ctx context.Context, st *sql.Stmt, term string, known int, fr
 			}
 			v = v*10 + int64(text[i]-'0')
 		}
-		if i == 0 {
-			return nil, nil
-		}
-		sorted = sorted && (len(vs) == 0 || vs[len(vs)-1]>>2 <= v>>2)
-		vs = append(vs, v)
 		text = text[min(i+1, len(text)):]
+		doc, w := v>>2, columnWeights[v&3]
+		switch {
+		case i == 0 || doc < last || doc >= int64(known):
+			// Not by rowid (the table gives them so), or past the
+			// lengths (another version's): bm25() scores.
+			return nil, nil
+		case doc < from:
+		case doc == last && len(list) > 0:
+			list[len(list)-1].f += w
+		default:
+			list = append(list, termRows{doc, w})
+		}
+		last = doc
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("search: %w", err)
-	}
-	if !sorted { // the table gives them by rowid; sorted in case it did not
-		slices.Sort(vs)
-	}
-	list := []termRows{}
-	for _, v := range vs {
-		doc, w := v>>2, columnWeights[v&3]
-		if doc >= int64(known) {
-			return nil, nil
-		}
-		if doc < from {
-			continue
-		}
-		if k := len(list); k > 0 && list[k-1].doc == doc {
-			list[k-1].f += w
-		} else {
-			list = append(list, termRows{doc, w})
-		}
 	}
 	return list, nil
 }
