@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/recall-mem/recall"
@@ -311,5 +312,67 @@ func TestReaders_VocabTablesAndStillQueryOnly(t *testing.T) {
 	}
 	if _, err := s.db.read.Exec(`DELETE FROM memories`); err == nil {
 		t.Fatal("a reader deleted the memories")
+	}
+}
+
+// Searches scored at once on several goroutines (as under 'recall
+// serve') share the held lengths and words and get bm25()'s windows.
+func TestOwnRank_ConcurrentSearches(t *testing.T) {
+	ctx := context.Background()
+	s, rng, word := ownStore(t, 3, 500)
+	s.db.lengths.after = 1
+	type query struct {
+		m    ftsMatch
+		want []rankedRow
+	}
+	var qs []query
+	for i := range 40 {
+		m := ownMatch(t, s, word()+" "+word())
+		if i%2 == 0 {
+			m = ownMatch(t, s, word())
+			m.from = 1 + rng.Int64N(400)
+		}
+		want, err := s.rankExpr(ctx, m.expr, m.from, 60)
+		if err != nil {
+			t.Fatal(err)
+		}
+		qs = append(qs, query{m, want})
+		// Once here, twice for a word from a rowid on: the lengths are
+		// read and the word's rows held before the goroutines start
+		// (while a read runs, the others score with bm25()).
+		for range 2 {
+			if _, _, err := s.ownRank(ctx, m, 60); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	errs := make(chan error, 8)
+	var own atomic.Int64
+	for g := range 8 {
+		go func() {
+			for i := range 100 {
+				q := qs[(g*7+i)%len(qs)]
+				got, ok, err := s.ownRank(ctx, q.m, 60)
+				switch {
+				case err != nil:
+					errs <- err
+					return
+				case ok && !slices.Equal(got, q.want):
+					errs <- fmt.Errorf("%s from %d: got %v, want %v", q.m.expr, q.m.from, got, q.want)
+					return
+				case ok:
+					own.Add(1)
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if own.Load() != 800 {
+		t.Fatalf("%d of 800 searches scored by the process", own.Load())
 	}
 }
