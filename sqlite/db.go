@@ -64,8 +64,9 @@ type DB struct {
 
 	vectors *VectorService // set by NewVectorService; embeds after each write
 
-	rstmts readStmts  // see readStmt
-	terms  termCounts // see matchExpr
+	rstmts  readStmts  // see readStmt
+	terms   termCounts // see matchExpr
+	lengths ftsLengths // see ownRank
 }
 
 // NewDB returns a store for the database file at path; call Open next.

@@ -10,6 +10,24 @@ func ftsRowCount(rec []byte) (n int64, ok bool) {
 	return int64(v), size > 0
 }
 
+// ftsTotals reads N and the tokens of all columns from the averages
+// record; ok is false for a record that does not parse.
+func ftsTotals(rec []byte) (n, tokens int64, ok bool) {
+	v, size := sqliteVarint(rec)
+	if size == 0 {
+		return 0, 0, false
+	}
+	n, rec = int64(v), rec[size:]
+	for len(rec) > 0 {
+		v, size := sqliteVarint(rec)
+		if size == 0 {
+			return 0, 0, false
+		}
+		tokens, rec = tokens+int64(v), rec[size:]
+	}
+	return n, tokens, true
+}
+
 // sqliteVarint decodes SQLite's varint (the format FTS5 writes its
 // records in): big-endian groups of 7 bits, each byte but the last with
 // its high bit set, and a ninth byte, when there is one, giving all 8 of

@@ -87,7 +87,12 @@ type ranking struct {
 	try    bool // prune; else the expression is scored at once
 	done   int  // terms[:done]'s rows are scored
 	all    bool // every row is scored
+
+	ownTried bool // ownRank was asked
 }
+
+// ownExpr marks, in a ranking's expressions, one that ownRank scored.
+const ownExpr = "own: "
 
 // newRanking starts the ranking of m's window best rows, pruning when
 // that likely pays for a search that needs the first need of them.
@@ -134,6 +139,19 @@ func (s *MemoryService) rankWindow(ctx context.Context, m ftsMatch, window int) 
 func (s *MemoryService) score(ctx context.Context, r *ranking, need int) error {
 	if r.known(need) {
 		return nil
+	}
+	if !r.ownTried {
+		// Scored by the process itself when it can (ownRank): every row
+		// of the window at once, exact.
+		r.ownTried = true
+		rows, ok, err := s.ownRank(ctx, r.m, r.window)
+		if err != nil {
+			return err
+		}
+		if ok {
+			r.rows, r.exprs, r.all = rows, append(r.exprs, ownExpr+r.m.expr), true
+			return nil
+		}
 	}
 	if !r.try {
 		rows, err := s.rankExpr(ctx, r.m.expr, r.m.from, r.window)

@@ -191,14 +191,5 @@ func openKeptStore(t *testing.T, env, queriesEnv string) (*MemoryService, int) {
 	if path == "" {
 		t.Skip(env + " names no kept benchmark store")
 	}
-	queries, err := strconv.Atoi(cmp.Or(os.Getenv(queriesEnv), "1000"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	db := NewDB(path)
-	if err := db.Open(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return NewMemoryService(db), queries
+	return figuresService(t, path), envCount(t, queriesEnv, 1000)
 }

@@ -42,11 +42,12 @@ type pruneFigure struct {
 }
 
 func TestPruneFigures(t *testing.T) {
-	s, queries := openKeptStore(t, pruneFiguresEnv, "RECALL_PRUNE_FIGURES_QUERIES")
-	runs, err := strconv.Atoi(cmp.Or(os.Getenv("RECALL_PRUNE_FIGURES_RUNS"), "5"))
-	if err != nil {
-		t.Fatal(err)
+	path := os.Getenv(pruneFiguresEnv)
+	if path == "" {
+		t.Skip(pruneFiguresEnv + " names no kept benchmark store")
 	}
+	queries, runs := envCount(t, "RECALL_PRUNE_FIGURES_QUERIES", 1000), envCount(t, "RECALL_PRUNE_FIGURES_RUNS", 5)
+	s := figuresService(t, path)
 	ctx := context.Background()
 	corpus := synth.New(1, synth.DefaultVocab)
 	const limit = 100 // the ranker's candidates
@@ -129,4 +130,26 @@ func threadCPU(t *testing.T) time.Duration {
 		t.Fatal(err)
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// envCount is the count an environment variable sets, or def.
+func envCount(t *testing.T, name string, def int) int {
+	t.Helper()
+	n, err := strconv.Atoi(cmp.Or(os.Getenv(name), strconv.Itoa(def)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// figuresService opens a kept store's recall.db for the length of the
+// test.
+func figuresService(t *testing.T, path string) *MemoryService {
+	t.Helper()
+	db := NewDB(path)
+	if err := db.Open(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return NewMemoryService(db)
 }

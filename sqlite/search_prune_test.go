@@ -80,6 +80,7 @@ func randomStore(t *testing.T, store int) (s *MemoryService, rng *rand.Rand, wor
 	t.Helper()
 	rng = rand.New(rand.NewPCG(uint64(store), 17))
 	s = NewMemoryService(openDB(t))
+	s.db.lengths.after = -1 // these stores test bm25() and its pruning
 	vocab := make([]string, 12+store*6)
 	for i := range vocab {
 		vocab[i] = fmt.Sprintf("w%dx", i)

@@ -1,0 +1,210 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math"
+)
+
+// FTS5's bm25() reads each scored row's length with a statement of its
+// own (a third of a full-text search's CPU), and this driver cannot
+// register a ranking function of ours in its place. A search that has
+// every row's length in memory scores the rows itself instead, from what
+// FTS5 shows through fts5vocab tables: each term's rows with the column
+// of every instance, and each term's row count. The score is bm25()'s
+// to the bit (sqlite's ext/fts5/fts5_aux.c): per phrase, in the query's
+// order, score += IDF × (f × (k1 + 1)) / (f + k1 × (1 − b + b × D /
+// avgdl)), with f the phrase's instances weighted by column, D the row's
+// tokens over all columns, avgdl the averages record's tokens over its
+// rows and IDF = log((N − hits + 0.5) / (hits + 0.5)), floored at 1e-6;
+// the log is SQLite's ln() (C's log, as bm25()'s; Go's math.Log differs
+// in the last bit for some arguments). A phrase a row lacks adds +0.0.
+//
+// The lengths are read once (100,000 rows: ~42 CPU-ms) and only when a
+// process has searched one index version often enough (lengthsAfter), so that
+// a process that searches once (a CLI search, a hook) never pays for
+// them, and a store written between searches scores with bm25() as
+// before. A search that scores only the newest rows of a common word
+// (from > 0) is scored from rows the process holds (bm25_newest.go): an
+// fts5vocab table has no rowid bound and would read the word's every
+// row at each search.
+
+// termRows is one row's weighted count of a phrase (f).
+type termRows struct {
+	doc int64
+	f   float64
+}
+
+// columnWeights are bm25Weights by column (title, content, tags).
+var columnWeights = [3]float64{10, 1, 4}
+
+// ownRank returns m's window best rows, by rank then rowid, with the
+// ranks bm25() gives them, when it can score them itself (ok): the
+// process holds every row's length at m's index version, each word is
+// one index term, and m scores all its rows or, from a rowid on, is one
+// word whose rows the process holds (ownRankNewest). The index must be
+// m's from the first statement to the last, as the lengths are.
+func (s *MemoryService) ownRank(ctx context.Context, m ftsMatch, window int) (rows []rankedRow, ok bool, err error) {
+	if len(m.terms) == 0 || m.index == nil || m.rows <= 0 || m.from != 0 && len(m.terms) != 1 {
+		return nil, false, nil
+	}
+	n, tokens, ok := ftsTotals(m.averages)
+	if !ok || n != m.rows || n <= 0 {
+		return nil, false, nil
+	}
+	lens, err := s.rowLengths(ctx, m)
+	if err != nil || lens == nil {
+		return nil, false, err
+	}
+	terms := make([]string, len(m.terms))
+	for i, w := range m.terms {
+		t, err := indexTerms(ctx, w)
+		if err != nil || len(t) != 1 {
+			return nil, false, err
+		}
+		terms[i] = t[0]
+	}
+	// A failed statement (a reader without the vocab tables, say) leaves
+	// the window to bm25(), which reports an error that is the store's.
+	idfStmt, err := s.db.readStmt(ctx, `SELECT doc, ln((? - doc + 0.5) / (doc + 0.5)) FROM `+ftsTermRows+` WHERE term = ?`)
+	if err != nil {
+		return nil, false, nil
+	}
+	instStmt, err := s.db.readStmt(ctx, `SELECT group_concat(doc * 4 + CASE col WHEN 'title' THEN 0 WHEN 'content' THEN 1 ELSE 2 END, ',')
+		FROM `+ftsInstances+` WHERE term = ?`)
+	if err != nil {
+		return nil, false, nil
+	}
+	avgdl := float64(tokens) / float64(n)
+	if m.from != 0 {
+		return s.ownRankNewest(ctx, m, terms[0], lens, avgdl, window, idfStmt, instStmt)
+	}
+	lists := make([][]termRows, len(terms))
+	idfs := make([]float64, len(terms))
+	for i, t := range terms {
+		var found bool
+		if idfs[i], found, err = termIDF(ctx, idfStmt, n, t); err != nil {
+			return nil, false, nil
+		}
+		if !found {
+			continue // no row has it: it adds nothing anywhere
+		}
+		if lists[i], err = termInstances(ctx, instStmt, t, len(lens), 0); err != nil || lists[i] == nil {
+			return nil, false, nil
+		}
+	}
+	rows, ok = scoreLists(lists, idfs, lens, avgdl, window)
+	if !ok {
+		return nil, false, nil
+	}
+	if same, err := s.indexUnchanged(ctx, m); err != nil || !same {
+		return nil, false, err
+	}
+	return rows, true, nil
+}
+
+// termIDF is a term's IDF as bm25() computes it over n rows (found is
+// false when no row has the term).
+func termIDF(ctx context.Context, st *sql.Stmt, n int64, term string) (idf float64, found bool, err error) {
+	var hits int64
+	var v sql.NullFloat64
+	switch err := st.QueryRowContext(ctx, n, term).Scan(&hits, &v); {
+	case errors.Is(err, sql.ErrNoRows):
+		return 0, false, nil
+	case err != nil:
+		return 0, false, err
+	}
+	if !v.Valid || v.Float64 <= 0 {
+		return 1e-6, true, nil
+	}
+	return v.Float64, true, nil
+}
+
+// termInstances reads a term's rows from the rowid from on, each with
+// its instances' weights summed; nil when a row is past the lengths
+// (another version's) or the instances are not by rowid. The
+// statement gives all the term's instances in one value (rowid × 4 +
+// column, comma-separated): a row of the driver for each instance cost
+// more than FTS5's scoring of it.
+func termInstances(ctx context.Context, st *sql.Stmt, term string, known int, from int64) ([]termRows, error) {
+	rows, err := st.QueryContext(ctx, term)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	defer rows.Close()
+	var text sql.RawBytes
+	if rows.Next() {
+		if err := rows.Scan(&text); err != nil {
+			return nil, fmt.Errorf("search: %w", err)
+		}
+	}
+	// Parsed as it goes: a common word's value holds every instance
+	// (about 100,000), and only the rows from from on are kept.
+	list := []termRows{}
+	last := int64(-1)
+	for len(text) > 0 {
+		var v int64
+		i := 0
+		for ; i < len(text) && text[i] != ','; i++ {
+			if text[i] < '0' || text[i] > '9' || v > math.MaxInt64/10-9 {
+				return nil, nil
+			}
+			v = v*10 + int64(text[i]-'0')
+		}
+		text = text[min(i+1, len(text)):]
+		doc, w := v>>2, columnWeights[v&3]
+		switch {
+		case i == 0 || doc < last || doc >= int64(known):
+			// Not by rowid (the table gives them so), or past the
+			// lengths (another version's): bm25() scores.
+			return nil, nil
+		case doc < from:
+		case doc == last && len(list) > 0:
+			list[len(list)-1].f += w
+		default:
+			list = append(list, termRows{doc, w})
+		}
+		last = doc
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	return list, nil
+}
+
+// scoreLists scores the rows of the phrases' lists (each in rowid order)
+// and keeps the window best; ok is false when a row has no length.
+func scoreLists(lists [][]termRows, idfs []float64, lens []int32, avgdl float64, window int) ([]rankedRow, bool) {
+	// Variables, not constants: C computes k1 + 1.0 and 1 - b in
+	// doubles, and so must this (constant arithmetic would be exact).
+	k1, b := bm25K1, 0.75
+	top := rankHeap{window: window}
+	pos := make([]int, len(lists))
+	for {
+		doc := int64(math.MaxInt64)
+		for i, l := range lists {
+			if pos[i] < len(l) && l[pos[i]].doc < doc {
+				doc = l[pos[i]].doc
+			}
+		}
+		if doc == math.MaxInt64 {
+			break
+		}
+		if lens[doc] < 0 {
+			return nil, false
+		}
+		d := float64(lens[doc])
+		var score float64
+		for i, l := range lists {
+			if pos[i] < len(l) && l[pos[i]].doc == doc {
+				f := l[pos[i]].f
+				score += idfs[i] * ((f * (k1 + 1.0)) / (f + k1*(1-b+b*d/avgdl)))
+				pos[i]++
+			}
+		}
+		top.add(rankedRow{seq: doc, rank: -1.0 * score})
+	}
+	return top.sorted(), true
+}
