@@ -192,7 +192,7 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 	}
 	intent := recall.TimeIntent{Text: text}
 	if s.Time != nil && !now.IsZero() { // without a clock, relative words mean nothing
-		intent = s.Time.ParseTime(text, now)
+		intent = s.parseTime(ctx, text, now)
 	}
 	if o.StripTime {
 		text = intent.Text
