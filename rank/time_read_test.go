@@ -2,7 +2,6 @@ package rank
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -41,17 +40,13 @@ func TestSearch_TakesTheTimeWordsHandedDown(t *testing.T) {
 	n := 0
 	p := countingParser{&n}
 	r := &Searcher{Text: th, Time: p}
-	search := func(ctx context.Context, text string) []string {
+	search := func(ctx context.Context, text string) []*recall.SearchHit {
 		t.Helper()
 		hits, err := r.Search(ctx, recall.SearchQuery{Text: text, Now: now, Mode: recall.ModeBM25})
 		if err != nil {
 			t.Fatal(err)
 		}
-		var out []string
-		for _, h := range hits {
-			out = append(out, fmt.Sprintf("%s %v", h.Memory.ID, h.Score))
-		}
-		return out
+		return hits
 	}
 	ctx := context.Background()
 	for _, text := range []string{"deploy", "deploy today"} {

@@ -13,11 +13,12 @@ import (
 	"github.com/recall-mem/recall/timeq"
 )
 
-// countedParser is timeq's parser, counting its readings.
-type countedParser struct{ n *int }
+// countedParser is timeq's parser, counting its readings (a pointer to
+// it is one parser: two are equal only if they are the same).
+type countedParser struct{ readings int }
 
-func (p countedParser) ParseTime(text string, now time.Time) recall.TimeIntent {
-	*p.n++
+func (p *countedParser) ParseTime(text string, now time.Time) recall.TimeIntent {
+	p.readings++
 	return timeq.Parser{}.ParseTime(text, now)
 }
 
@@ -71,21 +72,20 @@ func TestSearch_ReadsTheTimeWordsOnce(t *testing.T) {
 		{Text: "deploy today", Mode: recall.ModeBM25},
 		{Text: "the deploy yesterday", Mode: recall.ModeBM25, Now: day.Add(30 * time.Hour)},
 	} {
-		n, a, b := 0, 0, 0
-		one := countedParser{&n}
+		one, a, b := &countedParser{}, &countedParser{}, &countedParser{}
 		got, err := searcher(one, one).Search(context.Background(), q)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n != 1 {
-			t.Errorf("%q: the time words read %d times, want once", q.Text, n)
+		if one.readings != 1 {
+			t.Errorf("%q: the time words read %d times, want once", q.Text, one.readings)
 		}
-		want, err := searcher(countedParser{&a}, countedParser{&b}).Search(context.Background(), q)
+		want, err := searcher(a, b).Search(context.Background(), q)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a != 1 || b != 1 || len(want) == 0 {
-			t.Fatalf("%q with two parsers: read %d and %d times, %d hits", q.Text, a, b, len(want))
+		if a.readings != 1 || b.readings != 1 || len(want) == 0 {
+			t.Fatalf("%q with two parsers: read %d and %d times, %d hits", q.Text, a.readings, b.readings, len(want))
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%q read once (-read twice +once):\n%s", q.Text, diff)
