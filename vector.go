@@ -50,6 +50,11 @@ type VectorHit struct {
 	// memory version that was embedded, for showing the passage.
 	Start int `json:"start"`
 	End   int `json:"end"`
+	// Row is where the store keeps the memory, when it knows (SQLite: the
+	// memories table's rowid), so that loading it needs no lookup by id;
+	// zero otherwise. A hint only: by the time it is read the row may hold
+	// another memory or none. Not part of any answer.
+	Row int64 `json:"-"`
 }
 
 // VectorSearcher finds the memory passages nearest to a query text.

@@ -15,8 +15,11 @@ import (
 // what ranking reads of c.m). A hybrid search loads some 100 vector
 // candidates and shows ten: those ten are then loaded whole (complete).
 // sqlite.MemoryService is one; a service that is not loads them whole.
+// rows holds beside each id of f.IDs the row the vector search found the
+// memory at (recall.VectorHit.Row, 0 when unknown), a hint the loader
+// reads by and checks: it gives only memories of the ids asked.
 type candidateLoader interface {
-	FindCandidates(ctx context.Context, f recall.MemoryFilter) ([]*recall.Memory, error)
+	FindCandidates(ctx context.Context, f recall.MemoryFilter, rows []int64) ([]*recall.Memory, error)
 }
 
 // complete loads whole, under the search's filter, the memories of the

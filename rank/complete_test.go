@@ -15,19 +15,22 @@ import (
 
 // leanStore is a vectorStore that also loads candidates lean, as
 // sqlite.MemoryService does: only the fields candidateLoader names, the
-// others zero. It records the ids of both kinds of load, and leaves out
+// others zero. It records the ids of both kinds of load (and the rows
+// given beside the lean ones), and leaves out
 // of the whole loads the ids in gone (deleted since the candidates were
 // loaded).
 type leanStore struct {
 	*vectorStore
 	mu          sync.Mutex
 	lean, whole [][]string
+	rows        [][]int64
 	gone        []string
 }
 
-func (l *leanStore) FindCandidates(ctx context.Context, f recall.MemoryFilter) ([]*recall.Memory, error) {
+func (l *leanStore) FindCandidates(ctx context.Context, f recall.MemoryFilter, rows []int64) ([]*recall.Memory, error) {
 	l.mu.Lock()
 	l.lean = append(l.lean, slices.Clone(f.IDs))
+	l.rows = append(l.rows, slices.Clone(rows))
 	l.mu.Unlock()
 	ms, _, err := l.vectorStore.FindMemories(ctx, f)
 	var out []*recall.Memory
@@ -64,7 +67,8 @@ func wholeThread() *thread {
 
 // With a store that loads candidates lean, a search shows the same hits,
 // whole memories and scores, as with one that loads them whole; only the
-// vector side's own candidates are loaded lean, and only those shown are
+// vector side's own candidates are loaded lean, each with the row its
+// vector hit gave, and only those shown are
 // then loaded whole, in one query. A shown memory no longer found by then
 // is left out, the others stay.
 func TestSearch_LeanCandidatesShownWhole(t *testing.T) {
@@ -90,6 +94,17 @@ func TestSearch_LeanCandidatesShownWhole(t *testing.T) {
 	}
 	if len(lean.lean) != 1 || len(lean.lean[0]) != 6 {
 		t.Errorf("lean loads %v, want one of the 6 vector candidates", lean.lean)
+	} else {
+		hits, _ := lean.SearchVectors(context.Background(), "deploy", 10)
+		row := map[string]int64{}
+		for _, h := range hits {
+			row[h.MemoryID] = h.Row
+		}
+		for i, id := range lean.lean[0] {
+			if len(lean.rows[0]) != 6 || lean.rows[0][i] != row[id] || row[id] == 0 {
+				t.Fatalf("lean load of %v at rows %v, want each id's hit's row %v", lean.lean[0], lean.rows[0], row)
+			}
+		}
 	}
 	var shown []string
 	for _, h := range want {

@@ -14,7 +14,8 @@ import (
 )
 
 // vectorStore is a thread whose every memory is near every query, the
-// first best, and which records the ids it is asked to load; delay holds
+// first best (its hits' rows 100 onwards, in the thread's order), and
+// which records the ids it is asked to load; delay holds
 // the vector search back, to let the full-text side finish first.
 type vectorStore struct {
 	recall.MemoryService
@@ -28,7 +29,7 @@ func (v *vectorStore) SearchVectors(_ context.Context, _ string, k int) ([]recal
 	time.Sleep(v.delay)
 	var out []recall.VectorHit
 	for i, m := range v.ms[:min(k, len(v.ms))] {
-		out = append(out, recall.VectorHit{MemoryID: m.ID, Score: 0.9 - float64(i)*0.01})
+		out = append(out, recall.VectorHit{MemoryID: m.ID, Score: 0.9 - float64(i)*0.01, Row: 100 + int64(i)})
 	}
 	return out, nil
 }

@@ -192,7 +192,7 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 	}
 	intent := recall.TimeIntent{Text: text}
 	if s.Time != nil && !now.IsZero() { // without a clock, relative words mean nothing
-		intent = s.Time.ParseTime(text, now)
+		intent = s.parseTime(ctx, text, now)
 	}
 	if o.StripTime {
 		text = intent.Text
@@ -388,9 +388,10 @@ func (s *Searcher) loadNearest(ctx context.Context, text string, f recall.Memory
 		}
 	}
 	load := make([]string, 0, len(r.ids))
+	rows := make([]int64, 0, len(r.ids))
 	for _, id := range r.ids {
 		if !known[id] {
-			load = append(load, id)
+			load, rows = append(load, id), append(rows, r.best[id].Row)
 		}
 	}
 	if len(load) == 0 {
@@ -399,7 +400,7 @@ func (s *Searcher) loadNearest(ctx context.Context, text string, f recall.Memory
 	f.IDs, f.Offset, f.Limit = load, 0, len(load)
 	var ms []*recall.Memory
 	if l, ok := s.Memories.(candidateLoader); ok {
-		ms, err = l.FindCandidates(ctx, f)
+		ms, err = l.FindCandidates(ctx, f, rows)
 		r.lean = true
 	} else {
 		ms, _, err = s.Memories.FindMemories(ctx, f)

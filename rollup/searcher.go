@@ -55,23 +55,11 @@ var _ recall.Searcher = (*Searcher)(nil)
 // Search implements recall.Searcher.
 func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.SearchHit, error) {
 	apply := s.Rollups != nil && rollupsApply(q)
-	var base []*recall.SearchHit
-	if s.Base != nil {
-		bq := q
-		if apply {
-			bq.Filter = withCompacted(q.Filter)
-		}
-		var err error
-		if base, err = s.Base.Search(ctx, bq); err != nil {
-			return nil, err
-		}
-	}
 	if !apply {
-		return base, nil
-	}
-	limit := q.Limit
-	if limit <= 0 {
-		limit = 10
+		if s.Base == nil {
+			return nil, nil
+		}
+		return s.Base.Search(ctx, q)
 	}
 	now := q.Now
 	if now.IsZero() {
@@ -80,6 +68,27 @@ func (s *Searcher) Search(ctx context.Context, q recall.SearchQuery) ([]*recall.
 	in := recall.TimeIntent{Text: q.Text}
 	if s.Time != nil {
 		in = s.Time.ParseTime(q.Text, now)
+	}
+	var base []*recall.SearchHit
+	if s.Base != nil {
+		// The memories are searched at the rollups' time, and given the
+		// time words as read here: a memory searcher that would read the
+		// same (rank.Searcher, the same text and parser) takes them rather
+		// than reading them again.
+		bq := q
+		bq.Filter, bq.Now = withCompacted(q.Filter), now
+		bctx := ctx
+		if s.Time != nil {
+			bctx = rank.WithTimeRead(ctx, s.Time, q.Text, now, in)
+		}
+		var err error
+		if base, err = s.Base.Search(bctx, bq); err != nil {
+			return nil, err
+		}
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 10
 	}
 	intent := DetectIntent(q.Text)
 	f := recall.RollupFilter{
@@ -278,6 +287,9 @@ func Newer(a, b *recall.Rollup) bool {
 // memory (unkeyed; grouped by its title) newer than the rollup: the newer
 // entry wins, whether it agrees or not.
 func dropOutdated(hits []recall.RollupHit, base []*recall.SearchHit) []recall.RollupHit {
+	if len(hits) == 0 {
+		return hits // nothing to drop: the base's titles need no keys
+	}
 	newest := map[[2]string]time.Time{}
 	for _, h := range base {
 		m := h.Memory

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/recall-mem/recall"
 )
@@ -23,15 +24,63 @@ const candidateColumns = `m.id, m.collection, m.type, m.title, m.content, m.tags
 // Category, Project, CreatedBy, Confidence, Tier, Pinned, Status,
 // Metadata, OccurredAt), each as FindMemories gives it, in no order; the
 // other fields are zero. f.Limit and f.Offset are ignored.
-func (s *MemoryService) FindCandidates(ctx context.Context, f recall.MemoryFilter) ([]*recall.Memory, error) {
+//
+// rows, when not nil, holds beside each id of f.IDs the memory's row as
+// the vector search found it (recall.VectorHit.Row; 0 when unknown):
+// those memories are read by row, a seek in the table alone instead of
+// one in the id index first. A row is a hint: one that holds another
+// memory by now (the memory deleted, its rowid taken by a new one) gives
+// nothing, as the id's load would give nothing for a deleted memory.
+func (s *MemoryService) FindCandidates(ctx context.Context, f recall.MemoryFilter, rows []int64) ([]*recall.Memory, error) {
 	if f.IDs == nil {
 		return nil, recall.Errorf(recall.EINVALID, "Candidates are loaded by id: the filter names none.")
 	}
-	f.Offset, f.Limit = 0, 0
+	if rows != nil && len(rows) != len(f.IDs) {
+		return nil, recall.Errorf(recall.EINVALID, "Candidates' rows are given one for each id: %d rows for %d ids.", len(rows), len(f.IDs))
+	}
+	ids := f.IDs
+	f.IDs, f.Offset, f.Limit = nil, 0, 0
 	where, args, err := whereMemories(f)
 	if err != nil {
 		return nil, err
 	}
+	var seqs []int64
+	var byID []string
+	var asked map[string]bool // the ids read by row
+	for i, id := range ids {
+		if rows == nil || rows[i] <= 0 {
+			byID = append(byID, id)
+			continue
+		}
+		if asked == nil {
+			asked = make(map[string]bool, len(ids)-i)
+		}
+		seqs, asked[id] = append(seqs, rows[i]), true
+	}
+	var out []*recall.Memory
+	if len(seqs) > 0 {
+		ms, err := s.loadCandidates(ctx, `m.seq IN `+inList+` AND `+where, append([]any{jsonInts(seqs)}, args...))
+		if err != nil {
+			return nil, err
+		}
+		// The id is checked here rather than in SQL (an ephemeral index of
+		// the ids built at every load): a row's memory, if it is among the
+		// asked ones, is that id's current row, since ids are unique.
+		out = slices.DeleteFunc(ms, func(m *recall.Memory) bool { return !asked[m.ID] })
+	}
+	if len(byID) > 0 {
+		ms, err := s.loadCandidates(ctx, `m.id IN `+inList+` AND `+where, append([]any{jsonStrings(byID)}, args...))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ms...)
+	}
+	return out, nil
+}
+
+// loadCandidates reads the candidate columns of the memories that pass
+// where.
+func (s *MemoryService) loadCandidates(ctx context.Context, where string, args []any) ([]*recall.Memory, error) {
 	rows, err := s.db.readQuery(ctx, `SELECT `+candidateColumns+` FROM memories m WHERE `+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("find candidates: %w", err)

@@ -19,7 +19,9 @@ var leanFields = []string{"ID", "Collection", "Type", "Title", "Content", "Tags"
 // FindMemories does (empty and full tags and metadata, pinned or not,
 // other tiers and confidences), zero for every other field, under the
 // same filter: only the ids asked for, only active ones by default, all
-// with Status "*", none for an empty list.
+// with Status "*", none for an empty list; the same read by id and by the
+// rows given beside the ids (an unknown id's row 0, a deleted memory's
+// row as it was).
 func TestFindCandidates_FieldsAsFindMemories(t *testing.T) {
 	db := openDB(t)
 	s := NewMemoryService(db)
@@ -46,14 +48,22 @@ func TestFindCandidates_FieldsAsFindMemories(t *testing.T) {
 		}
 		ids = append(ids, r.Memory.ID)
 	}
+	asked := append([]string{"tr-none"}, ids[1:]...)
+	rows := []int64{0}
+	for _, id := range ids[1:] {
+		rows = append(rows, memorySeq(t, db, id))
+	}
 	if err := s.DeleteMemory(ctx, ids[5]); err != nil {
 		t.Fatal(err)
 	}
 	anyStatus := "*"
-	asked := append([]string{"tr-none"}, ids[1:]...)
-	for _, status := range []*string{nil, &anyStatus} {
+	for _, load := range []struct {
+		status *string
+		rows   []int64
+	}{{nil, nil}, {&anyStatus, nil}, {nil, rows}, {&anyStatus, rows}} {
+		status := load.status
 		f := recall.MemoryFilter{IDs: asked, Status: status, Limit: 3, Offset: 2}
-		lean, err := s.FindCandidates(ctx, f)
+		lean, err := s.FindCandidates(ctx, f, load.rows)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,10 +100,76 @@ func TestFindCandidates_FieldsAsFindMemories(t *testing.T) {
 			}
 		}
 	}
-	if got, err := s.FindCandidates(ctx, recall.MemoryFilter{IDs: []string{}}); err != nil || len(got) != 0 {
+	if got, err := s.FindCandidates(ctx, recall.MemoryFilter{IDs: []string{}}, nil); err != nil || len(got) != 0 {
 		t.Fatalf("no ids: %d candidates, %v", len(got), err)
 	}
-	if _, err := s.FindCandidates(ctx, recall.MemoryFilter{}); recall.ErrorCode(err) != recall.EINVALID {
+	if _, err := s.FindCandidates(ctx, recall.MemoryFilter{}, nil); recall.ErrorCode(err) != recall.EINVALID {
 		t.Fatalf("no id filter: %v, want EINVALID", err)
 	}
+	if _, err := s.FindCandidates(ctx, recall.MemoryFilter{IDs: ids[:2]}, rows[:1]); recall.ErrorCode(err) != recall.EINVALID {
+		t.Fatalf("a row short: %v, want EINVALID", err)
+	}
+}
+
+// A memory's row given beside its id is read only while it holds that
+// memory: once the memory is deleted and a new one takes its rowid (SQLite
+// gives the largest rowid again), the row gives nothing for the old id,
+// not the new memory. Rows given out of step with the ids still give each
+// asked memory its own fields.
+func TestFindCandidates_RowTakenByAnotherMemory(t *testing.T) {
+	db := openDB(t)
+	s := NewMemoryService(db)
+	ctx := context.Background()
+	put := func(content string) string {
+		r, err := s.PutMemory(ctx, &recall.Memory{Content: content})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Memory.ID
+	}
+	kept, gone := put("kept memory"), put("deleted memory")
+	keptRow, goneRow := memorySeq(t, db, kept), memorySeq(t, db, gone)
+	if err := s.DeleteMemory(ctx, gone); err != nil {
+		t.Fatal(err)
+	}
+	taker := put("the memory that took the row")
+	if memorySeq(t, db, taker) != goneRow {
+		t.Fatalf("the new memory is at row %d, not the deleted one's %d: the case is not made", memorySeq(t, db, taker), goneRow)
+	}
+	contents := func(ms []*recall.Memory) map[string]string {
+		out := map[string]string{}
+		for _, m := range ms {
+			out[m.ID] = m.Content
+		}
+		return out
+	}
+	for _, c := range []struct {
+		ids  []string
+		rows []int64
+		want map[string]string
+	}{
+		{[]string{gone}, []int64{goneRow}, map[string]string{}},
+		{[]string{gone, kept}, []int64{goneRow, keptRow}, map[string]string{kept: "kept memory"}},
+		{[]string{taker}, []int64{goneRow}, map[string]string{taker: "the memory that took the row"}},
+		{[]string{kept, taker}, []int64{goneRow, keptRow}, map[string]string{kept: "kept memory", taker: "the memory that took the row"}},
+		{[]string{gone, taker}, []int64{0, goneRow}, map[string]string{taker: "the memory that took the row"}},
+	} {
+		got, err := s.FindCandidates(ctx, recall.MemoryFilter{IDs: c.ids}, c.rows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g := contents(got); !reflect.DeepEqual(g, c.want) || len(got) != len(c.want) {
+			t.Fatalf("ids %v at rows %v: %v, want %v", c.ids, c.rows, g, c.want)
+		}
+	}
+}
+
+// memorySeq is the memory's rowid.
+func memorySeq(t *testing.T, db *DB, id string) int64 {
+	t.Helper()
+	var seq int64
+	if err := db.read.QueryRow(`SELECT seq FROM memories WHERE id = ?`, id).Scan(&seq); err != nil {
+		t.Fatal(err)
+	}
+	return seq
 }

@@ -253,14 +253,14 @@ func (s *VectorService) rerank(ctx context.Context, cands []candidate, k int) ([
 // looks up at once, for passages of a memory already taken.
 const rerankSpare = 4
 
-// hitPassages reads the memory and span of the candidates' vector rows, by
-// seq; a row deleted since the scan is absent.
+// hitPassages reads the memory (its id and row) and span of the
+// candidates' vector rows, by seq; a row deleted since the scan is absent.
 func (s *VectorService) hitPassages(ctx context.Context, cands []candidate) (map[int64]recall.VectorHit, error) {
 	seqs := make([]int64, len(cands))
 	for i, c := range cands {
 		seqs[i] = c.seq
 	}
-	rows, err := s.db.readQuery(ctx, `SELECT seq, memory_id, chunk, span_start, span_end FROM memory_vectors
+	rows, err := s.db.readQuery(ctx, `SELECT seq, memory_id, memory_seq, chunk, span_start, span_end FROM memory_vectors
 		WHERE seq IN `+inList, jsonInts(seqs))
 	if err != nil {
 		return nil, fmt.Errorf("vector rerank: %w", err)
@@ -270,7 +270,7 @@ func (s *VectorService) hitPassages(ctx context.Context, cands []candidate) (map
 	for rows.Next() {
 		var seq int64
 		var hit recall.VectorHit
-		if err := rows.Scan(&seq, &hit.MemoryID, &hit.Chunk, &hit.Start, &hit.End); err != nil {
+		if err := rows.Scan(&seq, &hit.MemoryID, &hit.Row, &hit.Chunk, &hit.Start, &hit.End); err != nil {
 			return nil, fmt.Errorf("vector rerank: %w", err)
 		}
 		found[seq] = hit

@@ -23,7 +23,7 @@ func rerankFromStored(ctx context.Context, db *DB, query []float32, cands []cand
 	for i, c := range cands {
 		seqs[i] = c.seq
 	}
-	rows, err := db.readQuery(ctx, `SELECT seq, memory_id, chunk, span_start, span_end, vec FROM memory_vectors
+	rows, err := db.readQuery(ctx, `SELECT seq, memory_id, memory_seq, chunk, span_start, span_end, vec FROM memory_vectors
 		WHERE seq IN `+inList, jsonInts(seqs))
 	if err != nil {
 		return nil, err
@@ -38,7 +38,7 @@ func rerankFromStored(ctx context.Context, db *DB, query []float32, cands []cand
 	v := make([]float32, len(query))
 	for rows.Next() {
 		var e exact
-		if err := rows.Scan(&e.seq, &e.hit.MemoryID, &e.hit.Chunk, &e.hit.Start, &e.hit.End, &blob); err != nil {
+		if err := rows.Scan(&e.seq, &e.hit.MemoryID, &e.hit.Row, &e.hit.Chunk, &e.hit.Start, &e.hit.End, &blob); err != nil {
 			return nil, err
 		}
 		if decodeVector(v, blob) {
