@@ -71,7 +71,9 @@ type StoreOptions struct {
 	// ReadsOnWriter, with ForWrite, says the caller is a short process
 	// that writes a little and reads a little and runs no upkeep (a hook):
 	// a backend may serve its reads on the writer's connection, so that
-	// the process connects to the database once.
+	// the process connects to the database once. The caller must do its
+	// store work from one goroutine at a time: two writers at once could
+	// each wait for a connection the other holds. Ignored with BeforeWrite.
 	ReadsOnWriter bool
 	// BeforeWrite, when set, is called before each write transaction
 	// begins, and the done it returns after the transaction ends: the

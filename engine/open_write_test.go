@@ -30,3 +30,25 @@ func TestEngine_OpenTellsTheBackendWhetherItWrites(t *testing.T) {
 		t.Fatal("Open opened the store as for writes")
 	}
 }
+
+// ReadsOnWriter reaches the store (a hook's reads on its writer's
+// connection), and a gated writer (YieldToHooks: the upkeep) never
+// shares its writer with its reads, whatever the flag says.
+func TestEngine_OpenPassesReadsOnWriter(t *testing.T) {
+	ctx := context.Background()
+	dir := openEngine(t).Location.Dir
+	for _, c := range []struct {
+		reads, gated, want bool
+	}{{true, false, true}, {false, false, false}, {true, true, false}} {
+		e := engine.New(testParts())
+		e.StoreFlag, e.ReadsOnWriter, e.YieldToHooks = dir, c.reads, c.gated
+		if err := e.OpenForWrite(ctx); err != nil {
+			t.Fatal(err)
+		}
+		st := e.Store.(*sqlite.Store)
+		if got := st.DB.ReadsOnWriter; got != c.want {
+			t.Errorf("ReadsOnWriter %v, YieldToHooks %v: the store reads on its writer %v, want %v", c.reads, c.gated, got, c.want)
+		}
+		e.Close()
+	}
+}

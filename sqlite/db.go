@@ -43,8 +43,9 @@ type DB struct {
 	// that is about to write; otherwise a reader checks whether the store
 	// is current and the writer connects at the first write.
 	ForWrite bool
-	// ReadsOnWriter, with ForWrite, makes the reads use the writer's pool
-	// (see readsOnWriterConns) instead of readers of their own.
+	// ReadsOnWriter, with ForWrite and without BeforeWrite, makes the
+	// reads use the writer's pool (see readsOnWriterConns) instead of
+	// readers of their own; the caller works from one goroutine at a time.
 	ReadsOnWriter bool
 	// BeforeWrite, when set, is called before each transaction of update
 	// begins, and its done once the transaction has ended.
@@ -144,7 +145,7 @@ func (db *DB) Open() (err error) {
 	if err := db.openWriterPool(); err != nil {
 		return err
 	}
-	if db.ForWrite && db.ReadsOnWriter {
+	if db.ForWrite && db.ReadsOnWriter && db.BeforeWrite == nil {
 		return db.openReadsOnWriter()
 	}
 	if db.read, err = sql.Open("sqlite", dsn(db.Path, readerPragmas(), "")); err != nil {

@@ -22,11 +22,11 @@ func TestOpen_ReadsOnWriterConnectsOnce(t *testing.T) {
 	}
 	first.Close()
 
-	db := NewDB(path)
-	db.ForWrite, db.ReadsOnWriter = true, true
-	if err := db.Open(); err != nil {
+	st, err := OpenStore(path, recall.StoreOptions{ForWrite: true, ReadsOnWriter: true})
+	if err != nil {
 		t.Fatal(err)
 	}
+	db := st.DB
 	defer db.Close()
 	sessions, obs := NewSessionService(db), NewObservationService(db)
 	if _, err := sessions.FindViewSessions(ctx, 50, nil); err != nil {

@@ -56,7 +56,9 @@ func OpenStore(path string, o recall.StoreOptions) (*Store, error) {
 	db.MaxContentBytes = o.MaxContentBytes
 	db.Redactor = o.Redactor
 	db.ForWrite = o.ForWrite
-	db.ReadsOnWriter = o.ReadsOnWriter
+	// A gated writer (the upkeep) sets pragmas on its writer around its
+	// transactions, which a second connection in the pool would miss.
+	db.ReadsOnWriter = o.ReadsOnWriter && o.BeforeWrite == nil
 	db.BeforeWrite = o.BeforeWrite
 	if err := db.Open(); err != nil {
 		return nil, err

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -17,6 +19,12 @@ func TestMain(m *testing.M) {
 	// test's store as the test removes it. TestHook_UpkeepAfterReply runs
 	// the detached way.
 	os.Setenv(hookUpkeepEnv, "inline")
+	// A hook run in process would leave the whole test binary on one P
+	// (oneProc), which it heeds only while GOMAXPROCS is unset;
+	// TestHook_OneProc unsets it to see that.
+	if os.Getenv("GOMAXPROCS") == "" {
+		os.Setenv("GOMAXPROCS", strconv.Itoa(runtime.GOMAXPROCS(0)))
+	}
 	testscript.Main(m, map[string]func(){
 		"recall": func() { os.Exit(run()) },
 	})
