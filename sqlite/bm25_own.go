@@ -200,7 +200,14 @@ func scoreLists(lists [][]termRows, idfs []float64, lens []int32, avgdl float64,
 		for i, l := range lists {
 			if pos[i] < len(l) && l[pos[i]].doc == doc {
 				f := l[pos[i]].f
-				score += idfs[i] * ((f * (k1 + 1.0)) / (f + k1*(1-b+b*d/avgdl)))
+				// Each product that feeds an addition is converted
+				// explicitly: Go may fuse x*y + z into one FMA (arm64
+				// does, amd64 at GOAMD64=v3), rounding once where C's
+				// bm25() (modernc's, which never fuses) rounds twice,
+				// and an explicit conversion rounds (the spec). b*d is
+				// divided, not added, and f*(k1+1) divided too.
+				denom := f + float64(k1*(1-b+b*d/avgdl))
+				score += float64(idfs[i] * ((f * (k1 + 1.0)) / denom))
 				pos[i]++
 			}
 		}
