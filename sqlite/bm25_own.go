@@ -54,15 +54,20 @@ func (s *MemoryService) ownRank(ctx context.Context, m ftsMatch, window int) (ro
 	if !ok || n != m.rows || n <= 0 {
 		return nil, false, nil
 	}
-	lens, err := s.rowLengths(ctx, m)
-	if err != nil || lens == nil {
-		return nil, false, err
+	if !s.storeTokenized(ctx) {
+		return nil, false, nil
+	}
+	lens := s.rowLengths(ctx, m)
+	if lens == nil {
+		return nil, false, nil
 	}
 	terms := make([]string, len(m.terms))
 	for i, w := range m.terms {
+		// The tokenizer is a database of the process's own: its
+		// failure is not the store's, and bm25() scores without it.
 		t, err := indexTerms(ctx, w)
 		if err != nil || len(t) != 1 {
-			return nil, false, err
+			return nil, false, nil
 		}
 		terms[i] = t[0]
 	}
