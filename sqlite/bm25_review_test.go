@@ -13,7 +13,6 @@ import (
 // The process's tokenizer failing (its own in-memory database) leaves
 // the window to bm25(): the search does not fail.
 func TestOwnRank_TokenizerFailureFallsBack(t *testing.T) {
-	ctx := context.Background()
 	s, _, _ := ownStore(t, 4, 200)
 	s.db.lengths.after = 1
 	closed, err := sql.Open("sqlite", ":memory:")
@@ -31,25 +30,28 @@ func TestOwnRank_TokenizerFailureFallsBack(t *testing.T) {
 		tk.db, tk.terms = db, terms
 		tk.mu.Unlock()
 	})
-	rows, ok, err := s.ownRank(ctx, ownMatch(t, s, "w1x w2x"), 10)
+	leftToBM25(t, s, "with the tokenizer closed")
+}
+
+// leftToBM25 checks that a search of s is not scored by the process, and
+// does not fail.
+func leftToBM25(t *testing.T, s *MemoryService, what string) {
+	t.Helper()
+	rows, ok, err := s.ownRank(context.Background(), ownMatch(t, s, "w1x w2x"), 10)
 	if err != nil || ok || rows != nil {
-		t.Fatalf("with the tokenizer closed: %v, scored here %v, error %v", rows, ok, err)
+		t.Fatalf("%s: %v, scored here %v, error %v", what, rows, ok, err)
 	}
 }
 
 // A failed read of the lengths leaves the window to bm25(), which reads
 // the store itself and reports what is the store's.
 func TestOwnRank_LengthsReadFailureFallsBack(t *testing.T) {
-	ctx := context.Background()
 	s, _, _ := ownStore(t, 4, 200)
 	s.db.lengths.after = 1
 	q := lengthsQuery
 	lengthsQuery = `SELECT id, sz FROM no_such_docsize`
 	t.Cleanup(func() { lengthsQuery = q })
-	rows, ok, err := s.ownRank(ctx, ownMatch(t, s, "w1x w2x"), 10)
-	if err != nil || ok || rows != nil {
-		t.Fatalf("with the lengths unreadable: %v, scored here %v, error %v", rows, ok, err)
-	}
+	leftToBM25(t, s, "with the lengths unreadable")
 }
 
 // Eight searches of one common word from a rowid on, all asking before
