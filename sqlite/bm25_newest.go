@@ -34,41 +34,74 @@ type heldWord struct {
 }
 
 // heldWords are the words held at one index version, and the searches
-// of the words not held yet.
+// of the words not held yet, by version and word.
 type heldWords struct {
 	version []byte
 	words   map[string]*heldWord
-	asked   map[string]int
 	rows    int
+	asked   map[askedWord]int
+	reading map[askedWord]bool // a search reads the word's rows
+	reads   int                // reads begun (tests count them)
 }
 
-// at drops the words of another version than v (l.mu held).
-func (h *heldWords) at(v []byte) {
-	if !bytes.Equal(h.version, v) || h.rows > maxHeldRows {
-		*h = heldWords{version: bytes.Clone(v), words: map[string]*heldWord{}, asked: map[string]int{}}
-	}
-}
+// askedWord is a word searched at a version (indexVersion's string).
+type askedWord struct{ version, term string }
+
+// maxAsked bounds the words counted; past it the counts start over.
+const maxAsked = 10000
 
 // heldWord returns term's rows from from on at version v, or whether
-// this search is the one that reads them.
+// this search is the one that reads them. Words held at another version
+// are not v's, and stay: a search begun before a write (an older
+// version) must not drop the newer version's words; only hold, once the
+// index is confirmed at its version, moves them on.
 func (l *ftsLengths) heldWord(v []byte, term string, from int64) (*heldWord, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.words.at(v)
-	if w := l.words.words[term]; w != nil && w.from <= from {
-		return w, false
+	h := &l.words
+	if bytes.Equal(h.version, v) {
+		if w := h.words[term]; w != nil && w.from <= from {
+			return w, false
+		}
 	}
-	l.words.asked[term]++
-	return nil, l.words.asked[term] >= wordsAfter
+	k := askedWord{string(v), term}
+	if h.asked == nil || len(h.asked) >= maxAsked && h.asked[k] == 0 {
+		h.asked = map[askedWord]int{}
+	}
+	h.asked[k]++
+	// One search reads a word at a time: the others score with bm25()
+	// meanwhile (a common word's read costs twice its bm25() search).
+	if h.asked[k] < wordsAfter || h.reading[k] {
+		return nil, false
+	}
+	if h.reading == nil {
+		h.reading = map[askedWord]bool{}
+	}
+	h.reading[k] = true
+	h.reads++
+	return nil, true
 }
 
-// hold keeps term's rows at version v.
+// hold keeps term's rows at version v (w nil: the read failed), which
+// the search that read them has confirmed is the index's.
 func (l *ftsLengths) hold(v []byte, term string, w *heldWord) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.words.at(v)
-	l.words.words[term] = w
-	l.words.rows += len(w.rows)
+	h := &l.words
+	k := askedWord{string(v), term}
+	delete(h.reading, k)
+	if w == nil {
+		return
+	}
+	delete(h.asked, k)
+	if !bytes.Equal(h.version, v) || h.rows+len(w.rows) > maxHeldRows {
+		h.version, h.words, h.rows = bytes.Clone(v), map[string]*heldWord{}, 0
+	}
+	if old := h.words[term]; old != nil {
+		h.rows -= len(old.rows)
+	}
+	h.words[term] = w
+	h.rows += len(w.rows)
 }
 
 // ownRankNewest is ownRank for a match of one word scored from the rowid
@@ -76,19 +109,21 @@ func (l *ftsLengths) hold(v []byte, term string, w *heldWord) {
 func (s *MemoryService) ownRankNewest(ctx context.Context, m ftsMatch, term string, lens []int32, avgdl float64, window int, idfStmt, instStmt *sql.Stmt) ([]rankedRow, bool, error) {
 	v := indexVersion(m)
 	w, read := s.db.lengths.heldWord(v, term, m.from)
+	if s.db.lengths.afterAsk != nil {
+		s.db.lengths.afterAsk()
+	}
 	if w == nil && !read {
 		return nil, false, nil
 	}
+	// The read ends with the search whatever comes of it; the rows are
+	// held (keep) only when it is scored, the index confirmed at v.
+	var keep *heldWord
 	if read {
-		idf, found, err := termIDF(ctx, idfStmt, m.rows, term)
-		if err != nil || !found {
+		defer func() { s.db.lengths.hold(v, term, keep) }()
+		var err error
+		if w, err = readWord(ctx, idfStmt, instStmt, m, term, len(lens)); w == nil || err != nil {
 			return nil, false, nil
 		}
-		rows, err := termInstances(ctx, instStmt, term, len(lens), m.from)
-		if err != nil || rows == nil {
-			return nil, false, nil
-		}
-		w = &heldWord{from: m.from, idf: idf, rows: rows}
 	}
 	rows := w.rows[sort.Search(len(w.rows), func(i int) bool { return w.rows[i].doc >= m.from }):]
 	ranked, ok := scoreLists([][]termRows{rows}, []float64{w.idf}, lens, avgdl, window)
@@ -99,7 +134,21 @@ func (s *MemoryService) ownRankNewest(ctx context.Context, m ftsMatch, term stri
 		return nil, false, err
 	}
 	if read {
-		s.db.lengths.hold(v, term, w)
+		keep = w
 	}
 	return ranked, true, nil
+}
+
+// readWord reads term's rows from m.from on and its IDF (nil when they
+// cannot be scored here).
+func readWord(ctx context.Context, idfStmt, instStmt *sql.Stmt, m ftsMatch, term string, known int) (*heldWord, error) {
+	idf, found, err := termIDF(ctx, idfStmt, m.rows, term)
+	if err != nil || !found {
+		return nil, err
+	}
+	rows, err := termInstances(ctx, instStmt, term, known, m.from)
+	if err != nil || rows == nil {
+		return nil, err
+	}
+	return &heldWord{from: m.from, idf: idf, rows: rows}, nil
 }

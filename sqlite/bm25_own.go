@@ -54,15 +54,20 @@ func (s *MemoryService) ownRank(ctx context.Context, m ftsMatch, window int) (ro
 	if !ok || n != m.rows || n <= 0 {
 		return nil, false, nil
 	}
-	lens, err := s.rowLengths(ctx, m)
-	if err != nil || lens == nil {
-		return nil, false, err
+	if !s.storeTokenized(ctx) {
+		return nil, false, nil
+	}
+	lens := s.rowLengths(ctx, m)
+	if lens == nil {
+		return nil, false, nil
 	}
 	terms := make([]string, len(m.terms))
 	for i, w := range m.terms {
+		// The tokenizer is a database of the process's own: its
+		// failure is not the store's, and bm25() scores without it.
 		t, err := indexTerms(ctx, w)
 		if err != nil || len(t) != 1 {
-			return nil, false, err
+			return nil, false, nil
 		}
 		terms[i] = t[0]
 	}
@@ -200,7 +205,14 @@ func scoreLists(lists [][]termRows, idfs []float64, lens []int32, avgdl float64,
 		for i, l := range lists {
 			if pos[i] < len(l) && l[pos[i]].doc == doc {
 				f := l[pos[i]].f
-				score += idfs[i] * ((f * (k1 + 1.0)) / (f + k1*(1-b+b*d/avgdl)))
+				// Each product that feeds an addition is converted
+				// explicitly: Go may fuse x*y + z into one FMA (arm64
+				// does, amd64 at GOAMD64=v3), rounding once where C's
+				// bm25() (modernc's, which never fuses) rounds twice,
+				// and an explicit conversion rounds (the spec). b*d is
+				// divided, not added, and f*(k1+1) divided too.
+				denom := f + float64(k1*(1-b+b*d/avgdl))
+				score += float64(idfs[i] * ((f * (k1 + 1.0)) / denom))
 				pos[i]++
 			}
 		}

@@ -32,16 +32,28 @@ func (l *ftsLengths) lengthsAfter(m ftsMatch) int {
 // at one index version, once a process has searched it lengthsAfter
 // times.
 type ftsLengths struct {
-	mu       sync.Mutex
-	version  []byte  // the structure and averages records of lens
-	lens     []int32 // -1: no such row
-	seen     []byte  // the version searches were last counted at
-	searches int
+	mu      sync.Mutex
+	version []byte  // the structure and averages records of lens
+	lens    []int32 // -1: no such row
+	// searches counts the searches of the last few versions, each its
+	// own: a search still running on an older version (begun before a
+	// write) must not restart the newer one's count.
+	searches map[string]int
+	never    []byte // a version whose rows cannot be held (readLengths)
 	reading  bool
+	reads    int // lengths read (tests count them)
 	after    int // lengthsAfter's searches; tests set it (< 0: never score oneself)
+	// store is whether the store's full-text table is tokenized as the
+	// query words are (storeTokenized): 0 unknown, 1 yes, -1 no.
+	store int
 
-	words heldWords // see ownRankNewest
+	words    heldWords // see ownRankNewest
+	afterAsk func()    // tests: called as a search has asked for a word (heldWord)
 }
+
+// maxCountedVersions bounds the versions whose searches are counted;
+// past it the counts start over.
+const maxCountedVersions = 4
 
 // indexVersion is the key of an index version: its structure and
 // averages records (see indexUnchanged).
@@ -52,78 +64,100 @@ func indexVersion(m ftsMatch) []byte {
 // rowLengths returns every row's length at m's index version, or nil
 // while the process has not searched that version often enough (it then
 // counts this search, and reads them when it is the one that reaches
-// the count).
-func (s *MemoryService) rowLengths(ctx context.Context, m ftsMatch) ([]int32, error) {
+// the count). A failed read is not the search's error: bm25(), which
+// scores instead, reads the same store and reports its errors.
+func (s *MemoryService) rowLengths(ctx context.Context, m ftsMatch) []int32 {
 	l := &s.db.lengths
 	v := indexVersion(m)
 	l.mu.Lock()
-	if l.after < 0 {
+	if l.after < 0 || bytes.Equal(l.never, v) {
 		l.mu.Unlock()
-		return nil, nil
+		return nil
 	}
 	if bytes.Equal(l.version, v) {
 		lens := l.lens
 		l.mu.Unlock()
-		return lens, nil
+		return lens
 	}
-	if !bytes.Equal(l.seen, v) {
-		l.seen, l.searches = v, 0
+	key := string(v)
+	if _, ok := l.searches[key]; !ok && len(l.searches) >= maxCountedVersions || l.searches == nil {
+		l.searches = map[string]int{}
 	}
-	l.searches++
-	read := l.searches >= l.lengthsAfter(m) && !l.reading
+	l.searches[key]++
+	read := l.searches[key] >= l.lengthsAfter(m) && !l.reading
 	if read {
 		l.reading = true
+		l.reads++
 	}
 	l.mu.Unlock()
 	if !read {
-		return nil, nil
+		return nil
 	}
-	lens, err := s.readLengths(ctx, m)
+	lens, never, err := s.readLengths(ctx, m)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.reading = false
+	if never {
+		// Read again at each later search, they would be thrown away
+		// again: the version is bm25()'s.
+		l.never = v
+		delete(l.searches, key)
+	}
 	if err != nil || lens == nil {
-		return nil, err
+		return nil
 	}
 	l.version, l.lens = v, lens
-	return lens, nil
+	delete(l.searches, key)
+	return lens
 }
 
+// lengthsQuery reads every row's length record (a variable: a test
+// makes it fail).
+var lengthsQuery = `SELECT id, sz FROM memories_fts_docsize`
+
 // readLengths reads every row's length, or nil when the index is no
-// longer m's after the read (the read is then of another version).
-func (s *MemoryService) readLengths(ctx context.Context, m ftsMatch) ([]int32, error) {
-	rows, err := s.db.read.QueryContext(ctx, `SELECT id, sz FROM memories_fts_docsize`)
+// longer m's after the read (the read is then of another version), or
+// when m's version has rows it cannot hold (never): a rowid past what an
+// []int32 by rowid of its rows should hold, or a record it cannot parse.
+func (s *MemoryService) readLengths(ctx context.Context, m ftsMatch) (lens []int32, never bool, err error) {
+	rows, err := s.db.read.QueryContext(ctx, lengthsQuery)
 	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
+		return nil, false, fmt.Errorf("search: %w", err)
 	}
 	defer rows.Close()
-	lens := make([]int32, 0, m.rows+1)
-	for rows.Next() {
+	// A rowid far past the row count (many rows deleted, or set by
+	// hand) would cost an array of every rowid below it: given up
+	// before it is allocated.
+	maxID := min(4*m.rows+1024, math.MaxInt32)
+	lens = make([]int32, 0, m.rows+1)
+	held := true
+	for held && rows.Next() {
 		var id int64
 		var sz sql.RawBytes
 		if err := rows.Scan(&id, &sz); err != nil {
-			return nil, fmt.Errorf("search: %w", err)
+			return nil, false, fmt.Errorf("search: %w", err)
 		}
-		if id < 0 || id > math.MaxInt32 {
-			return nil, nil // rowids this array cannot hold: bm25() scores
+		if id < 0 || id > maxID {
+			held = false
+			break
 		}
 		for int64(len(lens)) <= id {
 			lens = append(lens, -1)
 		}
-		d, ok := docTokens(sz)
-		if !ok {
-			return nil, nil
-		}
-		lens[id] = d
+		lens[id], held = docTokens(sz)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("search: %w", err)
+		return nil, false, fmt.Errorf("search: %w", err)
 	}
 	rows.Close()
-	if same, err := s.indexUnchanged(ctx, m); err != nil || !same {
-		return nil, err
+	same, err := s.indexUnchanged(ctx, m)
+	if err != nil || !same {
+		return nil, false, err
 	}
-	return lens, nil
+	if !held {
+		return nil, true, nil
+	}
+	return lens, false, nil
 }
 
 // docTokens sums the varints of a docsize record (one per column): the

@@ -4,12 +4,92 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 	"sync"
 )
 
 // ftsTokenize is memories_fts's tokenizer (migration 0001): query words
 // are turned into index terms with it.
 const ftsTokenize = "porter unicode61 remove_diacritics 2"
+
+// storeTokenized says whether the store's memories_fts is tokenized
+// with ftsTokenize, as the query words are (indexTerms), from its CREATE
+// statement, read once a DB. A store tokenized otherwise would have
+// other terms than the words' (a word missed silently, wrong scores, no
+// error), so bm25() scores its windows.
+func (s *MemoryService) storeTokenized(ctx context.Context) bool {
+	l := &s.db.lengths
+	l.mu.Lock()
+	known := l.store
+	l.mu.Unlock()
+	if known != 0 {
+		return known > 0
+	}
+	var create string
+	if err := s.db.readQueryRow(ctx, `SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'memories_fts'`).Scan(&create); err != nil {
+		return false // asked again at the next search
+	}
+	t, ok := ftsTokenizeOption(create)
+	ok = ok && t == ftsTokenize
+	l.mu.Lock()
+	l.store = -1
+	if ok {
+		l.store = 1
+	}
+	l.mu.Unlock()
+	return ok
+}
+
+// ftsTokenizeOption returns the tokenize option of an FTS5 table's
+// CREATE statement (ok is false when it cannot tell): the option's
+// quoted value, or FTS5's default tokenizer when there is none.
+func ftsTokenizeOption(create string) (string, bool) {
+	open := strings.IndexByte(create, '(')
+	if open < 0 || !strings.HasPrefix(strings.ToLower(strings.Join(strings.Fields(create[:open]), " ")), "create virtual table") ||
+		!strings.HasSuffix(strings.ToLower(strings.TrimSpace(create[:open])), "fts5") {
+		return "", false
+	}
+	// The arguments, split at the commas outside quotes.
+	var args []string
+	var quote byte
+	from := open + 1
+	closed := false
+	for i := from; i < len(create) && !closed; i++ {
+		c := create[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0 // a doubled quote reopens at the next byte
+			}
+		case c == '\'' || c == '"' || c == '`' || c == '[':
+			quote = c
+			if c == '[' {
+				quote = ']'
+			}
+		case c == ',' || c == ')':
+			args = append(args, strings.TrimSpace(create[from:i]))
+			from = i + 1
+			closed = c == ')'
+		}
+	}
+	if !closed {
+		return "", false
+	}
+	value, found := "unicode61", false // FTS5's default
+	for _, a := range args {
+		key, v, isOption := strings.Cut(a, "=")
+		if !isOption || !strings.EqualFold(strings.TrimSpace(key), "tokenize") {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		if found || len(v) < 2 || v[0] != '\'' && v[0] != '"' || v[len(v)-1] != v[0] {
+			return "", false
+		}
+		q := string(v[0])
+		value, found = strings.ReplaceAll(v[1:len(v)-1], q+q, q), true
+	}
+	return value, true
+}
 
 // tokenizer turns query words into memories_fts's index terms, through
 // an FTS5 table of its own with the same tokenizer in memory (FTS5
