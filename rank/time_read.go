@@ -37,8 +37,11 @@ func (s *Searcher) parseTime(ctx context.Context, text string, now time.Time) re
 }
 
 // sameParser reports whether a and b are the same parser: of one type,
-// and equal values of it (a type whose values cannot be compared never is).
+// and equal values of it. Values that cannot be compared never are: a
+// struct type reports itself comparable even when an interface field
+// holds a slice or map, where == would panic, so the values are asked.
 func sameParser(a, b recall.TimeParser) bool {
 	ta := reflect.TypeOf(a)
-	return ta != nil && ta == reflect.TypeOf(b) && ta.Comparable() && a == b
+	return ta != nil && ta == reflect.TypeOf(b) &&
+		reflect.ValueOf(a).Comparable() && reflect.ValueOf(b).Comparable() && a == b
 }

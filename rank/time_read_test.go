@@ -81,3 +81,23 @@ func TestSearch_TakesTheTimeWordsHandedDown(t *testing.T) {
 		t.Error("no hits with a list parser")
 	}
 }
+
+// wrapParser is comparable by its type but holds a parser that is not.
+type wrapParser struct{ inner recall.TimeParser }
+
+func (p wrapParser) ParseTime(text string, now time.Time) recall.TimeIntent {
+	return p.inner.ParseTime(text, now)
+}
+
+// A struct type whose interface field holds an uncomparable value reports
+// itself comparable; comparing two such values with == panics.
+func TestSameParser_UncomparableInsideAStruct(t *testing.T) {
+	a, b := wrapParser{listParser{"x"}}, wrapParser{listParser{"x"}}
+	if sameParser(a, b) {
+		t.Error("two parsers holding slices are the same")
+	}
+	n := 0
+	if !sameParser(countingParser{&n}, countingParser{&n}) {
+		t.Error("equal comparable parsers are not the same")
+	}
+}

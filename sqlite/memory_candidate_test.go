@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -172,4 +173,53 @@ func memorySeq(t *testing.T, db *DB, id string) int64 {
 		t.Fatal(err)
 	}
 	return seq
+}
+
+// The filter holds on the row path as on the id path: a memory the filter
+// excludes is not a candidate, whether asked by id or at its row (the
+// shown hits are reloaded under the filter, so a search would hide the
+// flaw while the excluded rows skewed the fusion and shortened pages).
+func TestFindCandidates_FilterOnTheRowPath(t *testing.T) {
+	db := openDB(t)
+	s := NewMemoryService(db)
+	ctx := context.Background()
+	put := func(m *recall.Memory) string {
+		r, err := s.PutMemory(ctx, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Memory.ID
+	}
+	ops, notes := "ops", "notes"
+	a := put(&recall.Memory{Content: "in ops", Collection: ops})
+	b := put(&recall.Memory{Content: "in notes", Collection: notes})
+	c := put(&recall.Memory{Content: "superseded in ops", Collection: ops, Status: recall.StatusSuperseded})
+	ids := []string{a, b, c}
+	rows := []int64{memorySeq(t, db, a), memorySeq(t, db, b), memorySeq(t, db, c)}
+	anyStatus := "*"
+	for _, f := range []struct {
+		filter recall.MemoryFilter
+		want   []string
+	}{
+		{recall.MemoryFilter{IDs: ids, Collection: &ops}, []string{a}},
+		{recall.MemoryFilter{IDs: ids, Collection: &ops, Status: &anyStatus}, []string{a, c}},
+		{recall.MemoryFilter{IDs: ids}, []string{a, b}},
+	} {
+		for _, rs := range [][]int64{nil, rows} {
+			got, err := s.FindCandidates(ctx, f.filter, rs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var gotIDs []string
+			for _, m := range got {
+				gotIDs = append(gotIDs, m.ID)
+			}
+			slices.Sort(gotIDs)
+			want := slices.Clone(f.want)
+			slices.Sort(want)
+			if !slices.Equal(gotIDs, want) {
+				t.Errorf("rows %v, filter %+v: candidates %v, want %v", rs, f.filter, gotIDs, want)
+			}
+		}
+	}
 }
