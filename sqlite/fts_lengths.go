@@ -93,10 +93,19 @@ func (s *MemoryService) rowLengths(ctx context.Context, m ftsMatch) []int32 {
 	if !read {
 		return nil
 	}
-	lens, never, err := s.readLengths(ctx, m)
+	var lens []int32
+	var never bool
+	var err error
+	defer func() {
+		// Deferred so that a panic in the read (recovered by the servers)
+		// cannot leave the lengths never read again.
+		l.mu.Lock()
+		l.reading = false
+		l.mu.Unlock()
+	}()
+	lens, never, err = s.readLengths(ctx, m)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.reading = false
 	if never {
 		// Read again at each later search, they would be thrown away
 		// again: the version is bm25()'s.
@@ -127,8 +136,9 @@ func (s *MemoryService) readLengths(ctx context.Context, m ftsMatch) (lens []int
 	defer rows.Close()
 	// A rowid far past the row count (many rows deleted, or set by
 	// hand) would cost an array of every rowid below it: given up
-	// before it is allocated.
-	maxID := min(4*m.rows+1024, math.MaxInt32)
+	// before it is allocated, past 16 MiB of lengths (4 Mi rows) or four
+	// times the rows, whichever is more.
+	maxID := min(max(4*m.rows+1024, 1<<22), math.MaxInt32)
 	lens = make([]int32, 0, m.rows+1)
 	held := true
 	for held && rows.Next() {

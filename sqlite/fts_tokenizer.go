@@ -61,6 +61,9 @@ func ftsTokenizeOption(create string) (string, bool) {
 			if c == quote {
 				quote = 0 // a doubled quote reopens at the next byte
 			}
+		case c == '-' && strings.HasPrefix(create[i:], "--") || c == '/' && strings.HasPrefix(create[i:], "/*"):
+			// A comment could hide or fake an option: cannot tell.
+			return "", false
 		case c == '\'' || c == '"' || c == '`' || c == '[':
 			quote = c
 			if c == '[' {
