@@ -234,11 +234,11 @@ func (o *ownScorer) score(ctx context.Context, terms []string, from int64, windo
 // readLengths reads the lengths of ids in one statement, into an array
 // indexed by rowid.
 func (o *ownScorer) readLengths(ctx context.Context, ids []int64) ([]int32, error) {
-	var max int64
+	var last int64
 	for _, id := range ids {
-		max = maxInt64(max, id)
+		last = max(last, id)
 	}
-	lens := make([]int32, max+1)
+	lens := make([]int32, last+1)
 	rows, err := o.conn.QueryContext(ctx, `SELECT id, sz FROM memories_fts_docsize WHERE id IN (SELECT value FROM json_each(?))`, jsonInts(ids))
 	if err != nil {
 		return nil, err
@@ -253,13 +253,6 @@ func (o *ownScorer) readLengths(ctx context.Context, ids []int64) ([]int32, erro
 		lens[id], _ = docTokens(sz)
 	}
 	return lens, rows.Err()
-}
-
-func maxInt64(a, b int64) int64 {
-	if a > b {
-		return a
-	}
-	return b
 }
 
 func TestOwnBM25Figures(t *testing.T) {

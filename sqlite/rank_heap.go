@@ -1,11 +1,13 @@
 package sqlite
 
 import (
+	"container/heap"
 	"slices"
 )
 
-// rankHeap keeps the window best rows by (rank, seq): a heap whose root
-// is the worst kept.
+// rankHeap keeps the window best rows by (rank, seq): a heap
+// (container/heap) whose root is the worst kept. Most rows of a window
+// lose to the root and cost one comparison.
 type rankHeap struct {
 	window int
 	rows   []rankedRow
@@ -13,39 +15,24 @@ type rankHeap struct {
 
 func rankBefore(a, b rankedRow) bool { return a.rank < b.rank || a.rank == b.rank && a.seq < b.seq }
 
+func (h *rankHeap) Len() int           { return len(h.rows) }
+func (h *rankHeap) Less(i, j int) bool { return rankBefore(h.rows[j], h.rows[i]) }
+func (h *rankHeap) Swap(i, j int)      { h.rows[i], h.rows[j] = h.rows[j], h.rows[i] }
+func (h *rankHeap) Push(v any)         { h.rows = append(h.rows, v.(rankedRow)) }
+func (h *rankHeap) Pop() any {
+	v := h.rows[len(h.rows)-1]
+	h.rows = h.rows[:len(h.rows)-1]
+	return v
+}
+
 func (h *rankHeap) add(r rankedRow) {
-	if h.window <= 0 {
-		return
-	}
-	if len(h.rows) < h.window {
-		h.rows = append(h.rows, r)
-		for i := len(h.rows) - 1; i > 0; {
-			p := (i - 1) / 2
-			if !rankBefore(h.rows[p], h.rows[i]) {
-				break
-			}
-			h.rows[p], h.rows[i] = h.rows[i], h.rows[p]
-			i = p
-		}
-		return
-	}
-	if !rankBefore(r, h.rows[0]) {
-		return
-	}
-	h.rows[0] = r
-	for i := 0; ; {
-		w, l, rt := i, 2*i+1, 2*i+2
-		if l < len(h.rows) && rankBefore(h.rows[w], h.rows[l]) {
-			w = l
-		}
-		if rt < len(h.rows) && rankBefore(h.rows[w], h.rows[rt]) {
-			w = rt
-		}
-		if w == i {
-			return
-		}
-		h.rows[w], h.rows[i] = h.rows[i], h.rows[w]
-		i = w
+	switch {
+	case h.window <= 0:
+	case len(h.rows) < h.window:
+		heap.Push(h, r)
+	case rankBefore(r, h.rows[0]):
+		h.rows[0] = r
+		heap.Fix(h, 0)
 	}
 }
 
