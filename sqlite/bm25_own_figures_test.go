@@ -256,12 +256,8 @@ func (o *ownScorer) readLengths(ctx context.Context, ids []int64) ([]int32, erro
 }
 
 func TestOwnBM25Figures(t *testing.T) {
-	path := os.Getenv(ownBM25Env)
-	if path == "" {
-		t.Skip(ownBM25Env + " names no kept benchmark store")
-	}
-	queries, runs := envCount(t, "RECALL_OWN_BM25_QUERIES", 200), envCount(t, "RECALL_OWN_BM25_RUNS", 5)
-	s := figuresService(t, path)
+	s, path, queries := openKeptStore(t, ownBM25Env, "RECALL_OWN_BM25_QUERIES", 200)
+	runs := envCount(t, "RECALL_OWN_BM25_RUNS", 5)
 	ctx := context.Background()
 	o := newOwnScorer(t, ctx, path)
 	o.sqlLog = os.Getenv("RECALL_OWN_BM25_GOLOG") == ""

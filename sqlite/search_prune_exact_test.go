@@ -55,7 +55,7 @@ type pruneExact struct {
 //   - forced to start at every split of the kept words, the ranking's
 //     exact rows and then its whole window are that statement's.
 func TestPruneExact(t *testing.T) {
-	s, queries := openKeptStore(t, pruneExactEnv, "RECALL_PRUNE_EXACT_QUERIES")
+	s, _, queries := openKeptStore(t, pruneExactEnv, "RECALL_PRUNE_EXACT_QUERIES", 1000)
 	ctx := context.Background()
 	corpus := synth.New(1, synth.DefaultVocab)
 	where, args, err := whereMemories(recall.MemoryFilter{})
@@ -183,13 +183,13 @@ func (s *MemoryService) searchWhole(ctx context.Context, m ftsMatch, f recall.Me
 
 // openKeptStore opens the kept benchmark store (its recall.db) that the
 // variable env names, closed when the test ends, and reads from
-// queriesEnv how many of the benchmark's questions to ask (1,000); it
+// queriesEnv how many of the benchmark's questions to ask (def); it
 // skips the test when env names no store.
-func openKeptStore(t *testing.T, env, queriesEnv string) (*MemoryService, int) {
+func openKeptStore(t *testing.T, env, queriesEnv string, def int) (s *MemoryService, path string, queries int) {
 	t.Helper()
-	path := os.Getenv(env)
+	path = os.Getenv(env)
 	if path == "" {
 		t.Skip(env + " names no kept benchmark store")
 	}
-	return figuresService(t, path), envCount(t, queriesEnv, 1000)
+	return figuresService(t, path), path, envCount(t, queriesEnv, def)
 }
