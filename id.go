@@ -47,11 +47,11 @@ var ids = &idSource{now: time.Now, rand: rand.Reader}
 
 // NewID returns a fresh memory id: "tr" and 10 lowercase hex digits, of
 // which the first three are a clock's (so an id tells roughly when within
-// some minutes it was made) and the rest random. Ids made one after
-// another in a process differ, and within a tick they sort in the order
-// made. Another process, or an id stored earlier in the same tick of an
-// earlier cycle, can still take the same id: callers that insert one
-// retry on a clash as before.
+// some minutes it was made) and the rest random. The ids a process makes
+// within a tick differ and sort in the order made, and those of different
+// ticks of one cycle differ in their clock digits. Another process, or an
+// id made in the same tick of an earlier cycle, can still take the same
+// id: callers that insert one retry on a clash as before.
 func NewID() string { return ids.next() }
 
 func (s *idSource) next() string {
