@@ -199,7 +199,7 @@ func (s *SessionService) EndSession(ctx context.Context, end recall.SessionEnd) 
 
 // newSessionID names a session that the caller did not name.
 func newSessionID(now time.Time) string {
-	return now.Format("20060102-150405") + "-" + recall.NewID()[2:8]
+	return now.Format("20060102-150405") + "-" + recall.RandomHex(6)
 }
 
 // FindSessions returns sessions newest first; limit 0 means all.

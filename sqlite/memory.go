@@ -168,7 +168,13 @@ func overlay(prev, m *recall.Memory) *recall.Memory {
 	return &next
 }
 
+// newID makes the id of a memory inserted without one; a test makes it
+// return a taken id to see insertMemory draw again.
+var newID = recall.NewID
+
 // insertMemory inserts a new memory, filling defaults, and records version 1.
+// A generated id that is taken (ids are 40 bits, 28 of them random within
+// a tick of the clock: see recall.NewID) is drawn again, up to ten times.
 func insertMemory(ctx context.Context, tx *Tx, m *recall.Memory, op string) error {
 	if m.Tier == "" {
 		m.Tier = recall.TierRegister
@@ -198,7 +204,7 @@ func insertMemory(ctx context.Context, tx *Tx, m *recall.Memory, op string) erro
 	var seq int64
 	for attempt := 0; ; attempt++ {
 		if generated {
-			m.ID = recall.NewID()
+			m.ID = newID()
 		}
 		var args [memoryRowArgs]any // on the stack: exec copies them
 		var res sql.Result

@@ -1,0 +1,134 @@
+package recall
+
+import (
+	"bytes"
+	"crypto/rand"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fixedIDs is an id source on a clock the test sets.
+func fixedIDs(at *time.Time) *idSource {
+	return &idSource{now: func() time.Time { return *at }, rand: rand.Reader}
+}
+
+func TestNewID_Form(t *testing.T) {
+	for range 1000 {
+		if id := NewID(); !IsID(id) {
+			t.Fatalf("NewID() = %q, not an id", id)
+		}
+	}
+	at := time.Unix(0, 0)
+	s := fixedIDs(&at)
+	for _, d := range []time.Duration{0, 1<<38 - 1, 1 << 38, -1, 1<<63 - 1} {
+		at = time.Unix(0, int64(d))
+		if id := s.next(); !IsID(id) {
+			t.Fatalf("at %d ns: %q, not an id", d, id)
+		}
+	}
+}
+
+// Ids made in sequence share their leading digits within a tick, climb
+// within it and across the ticks of one cycle of the clock, so that they
+// sort in the order made; the clock wraps after 2^12 ticks.
+func TestNewID_Locality(t *testing.T) {
+	at := time.Date(2026, 11, 25, 1, 0, 0, 0, time.UTC).Truncate(1 << 38) // the start of a cycle
+	s := fixedIDs(&at)
+	var made []string
+	for tick := range 40 {
+		at = at.Add(1 << idTickShift) // 67 ms
+		first := s.next()
+		made = append(made, first)
+		for range 500 {
+			id := s.next()
+			if id[:5] != first[:5] {
+				t.Fatalf("tick %d: %s then %s: the leading three digits differ", tick, first, id)
+			}
+			made = append(made, id)
+		}
+	}
+	if !slices.IsSorted(made) {
+		t.Fatal("ids made in sequence within a cycle do not sort in the order made")
+	}
+	if len(slices.Compact(slices.Clone(made))) != len(made) {
+		t.Fatal("an id was made twice")
+	}
+	at = at.Add(1<<38 - 39<<idTickShift) // a cycle on from the first tick
+	if id := s.next(); id[:5] != made[0][:5] {
+		t.Fatalf("a cycle later %s, not %s...: the clock does not wrap", id, made[0][:5])
+	}
+}
+
+// Many ids made at once, at a clock standing still, from several
+// goroutines, are all different.
+func TestNewID_UniqueAtFixedClock(t *testing.T) {
+	at := time.Date(2026, 11, 25, 1, 0, 0, 0, time.UTC)
+	s := fixedIDs(&at)
+	const workers, each = 4, 50000
+	out := make([][]string, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for range each {
+				out[w] = append(out[w], s.next())
+			}
+		})
+	}
+	wg.Wait()
+	all := slices.Concat(out...)
+	slices.Sort(all)
+	if n := len(slices.Compact(all)); n != workers*each {
+		t.Fatalf("%d ids made, %d different", workers*each, n)
+	}
+	if all[0][:5] != all[len(all)-1][:5] {
+		t.Fatalf("ids of one tick span %s to %s", all[0], all[len(all)-1])
+	}
+}
+
+// A tick whose values run out starts afresh at a random value rather
+// than leaving the id's random bits.
+func TestNewID_TickSpent(t *testing.T) {
+	at := time.Date(2026, 11, 25, 1, 0, 0, 0, time.UTC)
+	ones := bytes.Repeat([]byte{0xff}, 8) // every step the largest, every start the highest
+	s := &idSource{now: func() time.Time { return at }, rand: &repeatReader{ones}}
+	first := s.next()
+	if first[5:] != "7ffffff" {
+		t.Fatalf("first id %s: a tick's start should leave its top bit clear", first)
+	}
+	prev := first
+	for range 1 << 20 { // 2^27 values at 256 a step: spent after 2^19 ids
+		id := s.next()
+		if !IsID(id) || id[:5] != first[:5] {
+			t.Fatalf("%s after %s: not an id of the same tick", id, prev)
+		}
+		prev = id
+	}
+}
+
+type repeatReader struct{ b []byte }
+
+func (r *repeatReader) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = r.b[i%len(r.b)]
+	}
+	return len(p), nil
+}
+
+func TestRandomHex(t *testing.T) {
+	seen := map[string]bool{}
+	firsts := map[byte]bool{}
+	for range 1000 {
+		h := RandomHex(7)
+		if len(h) != 7 || !idRE().MatchString(IDPrefix+h+"000") {
+			t.Fatalf("RandomHex(7) = %q", h)
+		}
+		seen[h] = true
+		firsts[h[0]] = true
+	}
+	// 1,000 draws of 28 bits: a repeat has odds of 1 in 500 or so.
+	if len(seen) < 999 || len(firsts) != 16 {
+		t.Fatalf("1,000 draws: %d different, %d different first digits", len(seen), len(firsts))
+	}
+}
