@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -83,4 +84,54 @@ func hitIDs(hits []*recall.SearchHit) []string {
 		out = append(out, h.Memory.ID)
 	}
 	return out
+}
+
+// TestEngine_SearchSlotsLeaveOtherCallsAlone fills the gate: a search
+// waits in line, while writes, reads by id, lists and the context pack's
+// other sections do not wait for it, and the search runs once a slot
+// is free.
+func TestEngine_SearchSlotsLeaveOtherCallsAlone(t *testing.T) {
+	ctx := context.Background()
+	e := openEngine(t)
+	gated := engine.New(testParts())
+	gated.StoreFlag, gated.Log, gated.SearchSlots = e.StoreFlag, &bytes.Buffer{}, 1
+	if err := gated.Open(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer gated.Close()
+	release := engine.HoldSearchSlot(gated)
+	found := make(chan []*recall.SearchHit, 1)
+	go func() {
+		hits, err := gated.Search(ctx, recall.SearchQuery{Text: "canary"})
+		if err != nil {
+			t.Error(err)
+		}
+		found <- hits
+	}()
+	for engine.SearchesWaiting(gated) != 1 {
+		time.Sleep(time.Millisecond)
+	}
+	res, err := gated.Put(ctx, &recall.Memory{Key: "canary", Tier: recall.TierWorking, Content: "Releases go out behind a canary."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err := gated.Get(ctx, res.Memory.ID, ""); err != nil || m.Key != "canary" {
+		t.Fatalf("get while a search waits: %v, %v", m, err)
+	}
+	if ms, n, err := gated.List(ctx, recall.MemoryFilter{Limit: 10}); err != nil || n != 1 || len(ms) != 1 {
+		t.Fatalf("list while a search waits: %d, %v", n, err)
+	}
+	// Without a query the pack searches nothing: its sections answer.
+	if pack, err := gated.Context(ctx, recall.ContextRequest{Budget: 2000}); err != nil || !strings.Contains(pack.Text, "canary") {
+		t.Fatalf("context pack without a query while a search waits: %v\n%v", err, pack)
+	}
+	select {
+	case <-found:
+		t.Fatal("a search ran while the only slot was held")
+	default:
+	}
+	release()
+	if hits := <-found; len(hits) != 1 || hits[0].Memory.ID != res.Memory.ID {
+		t.Fatalf("the queued search found %v, want the canary", hitIDs(hits))
+	}
 }
