@@ -26,6 +26,24 @@ func queued(t *testing.T, g *searchGate, n int) {
 	t.Fatalf("the gate never had %d waiters", n)
 }
 
+// enterLater calls g.enter(ctx) on a goroutine and waits until it is
+// the gate's waiting-th waiter; its result comes on the channel.
+func enterLater(t *testing.T, g *searchGate, ctx context.Context, waiting int) <-chan error {
+	t.Helper()
+	got := make(chan error, 1)
+	go func() { got <- g.enter(ctx) }()
+	queued(t, g, waiting)
+	return got
+}
+
+// wantState fails unless g has free slots and waiting waiters.
+func wantState(t *testing.T, g *searchGate, free, waiting int) {
+	t.Helper()
+	if f, w := g.state(); f != free || w != waiting {
+		t.Fatalf("%d free, %d waiting; want %d, %d", f, w, free, waiting)
+	}
+}
+
 // state returns g's free slots and waiters.
 func (g *searchGate) state() (free, waiting int) {
 	g.mu.Lock()
@@ -66,9 +84,7 @@ func TestSearchGate_AdmitsInArrivalOrder(t *testing.T) {
 			t.Fatalf("admitted in the order %v, want arrival order", order)
 		}
 	}
-	if free, waiting := g.state(); free != 1 || waiting != 0 {
-		t.Fatalf("after all left: %d free, %d waiting; want 1, 0", free, waiting)
-	}
+	wantState(t, g, 1, 0)
 }
 
 func TestSearchGate_CancelledWaiterLeavesTheQueue(t *testing.T) {
@@ -77,27 +93,19 @@ func TestSearchGate_CancelledWaiterLeavesTheQueue(t *testing.T) {
 		t.Fatal(err)
 	}
 	gone, cancel := context.WithCancel(context.Background())
-	first := make(chan error, 1)
-	go func() { first <- g.enter(gone) }()
-	queued(t, g, 1)
-	second := make(chan error, 1)
-	go func() { second <- g.enter(context.Background()) }()
-	queued(t, g, 2)
+	first := enterLater(t, g, gone, 1)
+	second := enterLater(t, g, context.Background(), 2)
 	cancel()
 	if err := <-first; !errors.Is(err, context.Canceled) {
 		t.Fatalf("a cancelled waiter's enter = %v, want context.Canceled", err)
 	}
-	if free, waiting := g.state(); free != 0 || waiting != 1 {
-		t.Fatalf("after the cancel: %d free, %d waiting; want 0, 1", free, waiting)
-	}
+	wantState(t, g, 0, 1)
 	g.leave() // to the second waiter, not the one that left
 	if err := <-second; err != nil {
 		t.Fatal(err)
 	}
 	g.leave()
-	if free, waiting := g.state(); free != 1 || waiting != 0 {
-		t.Fatalf("after all left: %d free, %d waiting; want 1, 0", free, waiting)
-	}
+	wantState(t, g, 1, 0)
 	done, stop := context.WithCancel(context.Background())
 	stop()
 	if err := g.enter(done); err != nil {
@@ -116,17 +124,13 @@ func TestSearchGate_CancelRacingAdmission(t *testing.T) {
 			t.Fatal(err)
 		}
 		ctx, cancel := context.WithCancel(context.Background())
-		got := make(chan error, 1)
-		go func() { got <- g.enter(ctx) }()
-		queued(t, g, 1)
+		got := enterLater(t, g, ctx, 1)
 		go cancel()
 		g.leave()
 		if err := <-got; err == nil {
 			g.leave()
 		}
-		if free, waiting := g.state(); free != 1 || waiting != 0 {
-			t.Fatalf("%d free, %d waiting; want 1, 0", free, waiting)
-		}
+		wantState(t, g, 1, 0)
 	}
 }
 
@@ -171,9 +175,7 @@ func TestGatedSearcher_LimitHolds(t *testing.T) {
 	if m := base.most.Load(); m > 3 || m < 1 {
 		t.Fatalf("%d searches ran at once through a gate of 3", m)
 	}
-	if free, waiting := s.gate.state(); free != 3 || waiting != 0 {
-		t.Fatalf("after all: %d free, %d waiting; want 3, 0", free, waiting)
-	}
+	wantState(t, s.gate, 3, 0)
 }
 
 // TestGatedSearcher_NestedSearchTakesNoSecondSlot searches through the
@@ -228,9 +230,7 @@ func TestGatedSearcher_QueuedSearchEndsWithItsContext(t *testing.T) {
 		t.Fatal("a search whose caller left ran anyway")
 	}
 	s.gate.leave()
-	if free, waiting := s.gate.state(); free != 1 || waiting != 0 {
-		t.Fatalf("%d free, %d waiting; want 1, 0", free, waiting)
-	}
+	wantState(t, s.gate, 1, 0)
 }
 
 // BenchmarkGatedSearcher_Free is what the gate adds to a search that
