@@ -3,7 +3,10 @@ package engine_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"strings"
 	"sync"
@@ -12,6 +15,7 @@ import (
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/engine"
+	"github.com/recall-mem/recall/httpapi"
 )
 
 // TestEngine_SearchSlotsAnswerEverything opens one store twice, once
@@ -108,9 +112,7 @@ func TestEngine_SearchSlotsLeaveOtherCallsAlone(t *testing.T) {
 		}
 		found <- hits
 	}()
-	for engine.SearchesWaiting(gated) != 1 {
-		time.Sleep(time.Millisecond)
-	}
+	waitFor(t, "the search to queue", func() bool { return engine.SearchesWaiting(gated) == 1 })
 	res, err := gated.Put(ctx, &recall.Memory{Key: "canary", Tier: recall.TierWorking, Content: "Releases go out behind a canary."})
 	if err != nil {
 		t.Fatal(err)
@@ -133,5 +135,64 @@ func TestEngine_SearchSlotsLeaveOtherCallsAlone(t *testing.T) {
 	release()
 	if hits := <-found; len(hits) != 1 || hits[0].Memory.ID != res.Memory.ID {
 		t.Fatalf("the queued search found %v, want the canary", hitIDs(hits))
+	}
+}
+
+// TestEngine_SearchSlotsHungUpClientLeavesTheQueue sends a REST search
+// to a gated engine whose only slot is held: when the client hangs up,
+// its request leaves the queue (net/http ends the request's context),
+// and the next search runs as soon as the slot is free.
+func TestEngine_SearchSlotsHungUpClientLeavesTheQueue(t *testing.T) {
+	ctx := context.Background()
+	e := openEngine(t)
+	if _, err := e.Put(ctx, &recall.Memory{Key: "canary", Content: "Releases go out behind a canary."}); err != nil {
+		t.Fatal(err)
+	}
+	gated := engine.New(testParts())
+	gated.StoreFlag, gated.Log, gated.SearchSlots = e.StoreFlag, &bytes.Buffer{}, 1
+	if err := gated.Open(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer gated.Close()
+	srv := httptest.NewServer((&httpapi.Server{Engine: gated, Loopback: true}).Handler())
+	defer srv.Close()
+	release := sync.OnceFunc(engine.HoldSearchSlot(gated))
+	defer release() // before the server's Close, which waits for its handlers
+	hangUp, cancel := context.WithCancel(ctx)
+	req, err := http.NewRequestWithContext(hangUp, http.MethodGet, srv.URL+"/v1/search?q=canary", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent := make(chan error, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		sent <- err
+	}()
+	waitFor(t, "the request to queue", func() bool { return engine.SearchesWaiting(gated) == 1 })
+	cancel()
+	if err := <-sent; !errors.Is(err, context.Canceled) {
+		t.Fatalf("the hung-up request: %v", err)
+	}
+	waitFor(t, "the hung-up request to leave the queue", func() bool { return engine.SearchesWaiting(gated) == 0 })
+	release()
+	hits, err := httpapi.NewClient(srv.URL, "").Search(ctx, recall.SearchQuery{Text: "canary"})
+	if err != nil || len(hits) != 1 {
+		t.Fatalf("search after the hang-up: %v, %v", hitIDs(hits), err)
+	}
+	if n := engine.SearchSlotsOf(gated); n != 1 {
+		t.Fatalf("after the hang-up the gate has %d slots, want 1", n)
+	}
+}
+
+// waitFor polls cond until it holds, failing after a minute.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited a minute for %s", what)
+		}
 	}
 }
