@@ -52,6 +52,10 @@ type Engine struct {
 	// connection it writes on (recall.StoreOptions.ReadsOnWriter): a hook
 	// that runs no upkeep.
 	ReadsOnWriter bool
+	// SearchSlots, when above 0, admits at most that many searches at
+	// once, in arrival order (searchGate): a server's. Set it before Open;
+	// a process that searches once leaves it 0 and pays nothing.
+	SearchSlots int
 	// creates lets Open create a missing store: set by OpenForWrite; reads
 	// of a missing store are an error, so a typo in --store never leaves a
 	// store behind.
@@ -172,6 +176,9 @@ func (e *Engine) OpenAt(ctx context.Context, loc *Location, o OpenOptions) error
 	e.mem, e.obs, e.vec = st.Memories(), st.Observations(), st.Vectors()
 	s, _ := e.SearcherFor(e.mem, e.vectors(), e.mem, cfg)
 	e.search = e.rollupSearcher(s) // rollups are part of default search
+	if e.SearchSlots > 0 {
+		e.search = gatedSearcher{gate: newSearchGate(e.SearchSlots), base: e.search}
+	}
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"runtime"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/recall-mem/recall"
@@ -97,6 +98,7 @@ an HttpOnly cookie instead.`,
 			if err != nil {
 				return err
 			}
+			a.eng.SearchSlots = serveSearchSlots()
 			if err := a.openForWrite(c.Context()); err != nil {
 				return err
 			}
@@ -125,3 +127,11 @@ an HttpOnly cookie instead.`,
 	c.Flags().StringVar(&token, "token", "", "require this bearer `TOKEN` on every request (default $RECALL_TOKEN)")
 	return c
 }
+
+// serveSearchSlots is how many searches 'recall serve' runs at once, the
+// others queued in arrival order: one a core. A hybrid search already
+// runs its full-text and vector sides, the vector scan and the query
+// embedding on several goroutines, so a core a search keeps both cores
+// busy while the queued searches wait instead of sharing them (the
+// engine's searchGate; docs/performance.md, servegate).
+func serveSearchSlots() int { return runtime.GOMAXPROCS(0) }
