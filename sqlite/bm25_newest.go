@@ -42,6 +42,7 @@ type heldWords struct {
 	asked   map[askedWord]int
 	reading map[askedWord]bool // a search reads the word's rows
 	reads   int                // reads begun (tests count them)
+	whole   int                // words held whole (tests count them)
 }
 
 // askedWord is a word searched at a version (indexVersion's string).
@@ -87,6 +88,11 @@ func (l *ftsLengths) heldWord(v []byte, term string, from int64) (*heldWord, boo
 func (l *ftsLengths) hold(v []byte, term string, w *heldWord) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.holdLocked(v, term, w)
+}
+
+// holdLocked is hold with l.mu held.
+func (l *ftsLengths) holdLocked(v []byte, term string, w *heldWord) {
 	h := &l.words
 	k := askedWord{string(v), term}
 	delete(h.reading, k)
@@ -104,9 +110,41 @@ func (l *ftsLengths) hold(v []byte, term string, w *heldWord) {
 	h.rows += len(w.rows)
 }
 
+// heldWhole returns, for each term, all its rows held at version v, or
+// nil. A search that scores all of its words' rows reads each word's
+// every row anyway, so it holds them from its first search (holdRead):
+// words come back across questions, and a held word costs no statement.
+func (l *ftsLengths) heldWhole(v []byte, terms []string) []*heldWord {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	held := make([]*heldWord, len(terms))
+	if !bytes.Equal(l.words.version, v) {
+		return held
+	}
+	for i, t := range terms {
+		if w := l.words.words[t]; w != nil && w.from == 0 {
+			held[i] = w
+		}
+	}
+	return held
+}
+
+// holdRead holds the words a search read (read[i]) with all their rows,
+// once it has confirmed the index is at version v.
+func (l *ftsLengths) holdRead(v []byte, terms []string, words []*heldWord, read []bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for i, t := range terms {
+		if read[i] {
+			l.holdLocked(v, t, words[i])
+			l.words.whole++
+		}
+	}
+}
+
 // ownRankNewest is ownRank for a match of one word scored from the rowid
 // m.from on.
-func (s *MemoryService) ownRankNewest(ctx context.Context, m ftsMatch, term string, lens []int32, avgdl float64, window int, idfStmt, instStmt *sql.Stmt) ([]rankedRow, bool, error) {
+func (s *MemoryService) ownRankNewest(ctx context.Context, m ftsMatch, term string, lens []int32, avgdl float64, window int, instStmt *sql.Stmt) ([]rankedRow, bool, error) {
 	v := indexVersion(m)
 	w, read := s.db.lengths.heldWord(v, term, m.from)
 	if s.db.lengths.afterAsk != nil {
@@ -121,7 +159,7 @@ func (s *MemoryService) ownRankNewest(ctx context.Context, m ftsMatch, term stri
 	if read {
 		defer func() { s.db.lengths.hold(v, term, keep) }()
 		var err error
-		if w, err = readWord(ctx, idfStmt, instStmt, m, term, len(lens)); w == nil || err != nil {
+		if w, err = s.readWord(ctx, instStmt, m, term, len(lens)); w == nil || err != nil {
 			return nil, false, nil
 		}
 	}
@@ -141,13 +179,13 @@ func (s *MemoryService) ownRankNewest(ctx context.Context, m ftsMatch, term stri
 
 // readWord reads term's rows from m.from on and its IDF (nil when they
 // cannot be scored here).
-func readWord(ctx context.Context, idfStmt, instStmt *sql.Stmt, m ftsMatch, term string, known int) (*heldWord, error) {
-	idf, found, err := termIDF(ctx, idfStmt, m.rows, term)
-	if err != nil || !found {
+func (s *MemoryService) readWord(ctx context.Context, instStmt *sql.Stmt, m ftsMatch, term string, known int) (*heldWord, error) {
+	rows, hits, err := termInstances(ctx, instStmt, term, known, m.from)
+	if err != nil || rows == nil || hits == 0 {
 		return nil, err
 	}
-	rows, err := termInstances(ctx, instStmt, term, known, m.from)
-	if err != nil || rows == nil {
+	idf, err := termIDF(ctx, s.db, m.rows, hits)
+	if err != nil {
 		return nil, err
 	}
 	return &heldWord{from: m.from, idf: idf, rows: rows}, nil

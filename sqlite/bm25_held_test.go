@@ -1,0 +1,48 @@
+package sqlite
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/recall-mem/recall"
+)
+
+// A search scored by the process holds the words it read whole (all
+// their rows and IDF, a word no row has included) at the index's
+// version: a later search of the version reads only the words not held,
+// a write makes every word read again, and each window is bm25()'s.
+func TestOwnRank_WordsHeldAcrossSearches(t *testing.T) {
+	ctx := context.Background()
+	s, rng, word := ownStore(t, 7, 400)
+	s.db.lengths.after = 1
+	check := func(text string, window, whole int) {
+		t.Helper()
+		m := ownMatch(t, s, text)
+		want, err := s.rankExpr(ctx, m.expr, 0, window)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok, err := s.ownRank(ctx, m, window)
+		if err != nil || !ok || !slices.Equal(got, want) {
+			t.Fatalf("%q: scored here %v (%v): got %v, want %v", text, ok, err, got, want)
+		}
+		if s.db.lengths.words.whole != whole {
+			t.Fatalf("%q: %d words read whole in all, want %d", text, s.db.lengths.words.whole, whole)
+		}
+	}
+	check("w5x w9x", 20, 2)
+	check("w9x w5x", 7, 2)             // both held
+	check("w9x nosuchword w7x", 40, 4) // two more; the unknown word held too
+	check("nosuchword w7x w5x", 40, 4)
+	if _, err := s.PutMemory(ctx, ownMemory(rng, word)); err != nil {
+		t.Fatal(err)
+	}
+	check("w5x w9x", 20, 6) // another version: read again
+	m := &recall.Memory{Title: "w9x", Content: "w9x w9x w5x"}
+	if _, err := s.PutMemory(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	check("w9x w5x", 20, 8)
+	check("w5x w9x", 3, 8)
+}
