@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"errors"
 	"sort"
 )
 
@@ -144,7 +145,7 @@ func (l *ftsLengths) holdRead(v []byte, terms []string, words []*heldWord, read 
 
 // ownRankNewest is ownRank for a match of one word scored from the rowid
 // m.from on.
-func (s *MemoryService) ownRankNewest(ctx context.Context, m ftsMatch, term string, lens []int32, avgdl float64, window int, instStmt *sql.Stmt) ([]rankedRow, bool, error) {
+func (s *MemoryService) ownRankNewest(ctx context.Context, m ftsMatch, term string, lens []int32, avgdl float64, window int) ([]rankedRow, bool, error) {
 	v := indexVersion(m)
 	w, read := s.db.lengths.heldWord(v, term, m.from)
 	if s.db.lengths.afterAsk != nil {
@@ -159,7 +160,7 @@ func (s *MemoryService) ownRankNewest(ctx context.Context, m ftsMatch, term stri
 	if read {
 		defer func() { s.db.lengths.hold(v, term, keep) }()
 		var err error
-		if w, err = s.readWord(ctx, instStmt, m, term, len(lens)); w == nil || err != nil {
+		if w, err = s.readWord(ctx, m, term, len(lens)); w == nil || err != nil {
 			return nil, false, nil
 		}
 	}
@@ -178,9 +179,28 @@ func (s *MemoryService) ownRankNewest(ctx context.Context, m ftsMatch, term stri
 }
 
 // readWord reads term's rows from m.from on and its IDF (nil when they
-// cannot be scored here).
-func (s *MemoryService) readWord(ctx context.Context, instStmt *sql.Stmt, m ftsMatch, term string, known int) (*heldWord, error) {
-	rows, hits, err := termInstances(ctx, instStmt, term, known, m.from)
+// cannot be scored here). The table still walks the word's every
+// instance, but only those from m.from on become text for the process
+// (a common word's newest 6,000 rows of 84,000): the read costs about
+// half. Its row count, which the IDF needs, is then a statement of its
+// own, which walks the rows without their instances.
+func (s *MemoryService) readWord(ctx context.Context, m ftsMatch, term string, known int) (*heldWord, error) {
+	instStmt, err := s.db.readStmt(ctx, `SELECT group_concat(`+instanceValue+`, ',') FROM `+ftsInstances+` WHERE term = ?1 AND doc >= ?2`)
+	if err != nil {
+		return nil, err
+	}
+	countStmt, err := s.db.readStmt(ctx, `SELECT doc FROM `+ftsTermRows+` WHERE term = ?`)
+	if err != nil {
+		return nil, err
+	}
+	var hits int64
+	switch err := countStmt.QueryRowContext(ctx, term).Scan(&hits); {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	}
+	rows, _, err := termInstances(ctx, instStmt, known, m.from, term, m.from)
 	if err != nil || rows == nil || hits == 0 {
 		return nil, err
 	}

@@ -30,6 +30,10 @@ import (
 // fts5vocab table has no rowid bound and would read the word's every
 // row at each search.
 
+// instanceValue is an instance as the instance statements give it:
+// its rowid × 4 + its column.
+const instanceValue = `doc * 4 + CASE col WHEN 'title' THEN 0 WHEN 'content' THEN 1 ELSE 2 END`
+
 // termRows is one row's weighted count of a phrase (f).
 type termRows struct {
 	doc int64
@@ -72,14 +76,13 @@ func (s *MemoryService) ownRank(ctx context.Context, m ftsMatch, window int) (ro
 	}
 	// A failed statement (a reader without the vocab tables, say) leaves
 	// the window to bm25(), which reports an error that is the store's.
-	instStmt, err := s.db.readStmt(ctx, `SELECT group_concat(doc * 4 + CASE col WHEN 'title' THEN 0 WHEN 'content' THEN 1 ELSE 2 END, ',')
-		FROM `+ftsInstances+` WHERE term = ?`)
-	if err != nil {
-		return nil, false, nil
-	}
 	avgdl := float64(tokens) / float64(n)
 	if m.from != 0 {
-		return s.ownRankNewest(ctx, m, terms[0], lens, avgdl, window, instStmt)
+		return s.ownRankNewest(ctx, m, terms[0], lens, avgdl, window)
+	}
+	instStmt, err := s.db.readStmt(ctx, `SELECT group_concat(`+instanceValue+`, ',') FROM `+ftsInstances+` WHERE term = ?`)
+	if err != nil {
+		return nil, false, nil
 	}
 	// Each word's rows and IDF at this version: held from an earlier
 	// search of the version, or read here and held once the index is
@@ -112,7 +115,7 @@ func (s *MemoryService) ownRank(ctx context.Context, m ftsMatch, window int) (ro
 // they cannot be scored here). A term no row has is held too, with no
 // rows: it adds nothing anywhere.
 func (s *MemoryService) readWhole(ctx context.Context, instStmt *sql.Stmt, n int64, term string, known int) (*heldWord, error) {
-	rows, hits, err := termInstances(ctx, instStmt, term, known, 0)
+	rows, hits, err := termInstances(ctx, instStmt, known, 0, term)
 	if err != nil || rows == nil {
 		return nil, err
 	}
@@ -127,15 +130,15 @@ func (s *MemoryService) readWhole(ctx context.Context, instStmt *sql.Stmt, n int
 }
 
 // termInstances reads a term's rows from the rowid from on, each with
-// its instances' weights summed, and how many rows have the term from
-// the first on (hits, bm25()'s count for the IDF); nil when a row is
-// past the lengths (another version's) or the instances are not by
-// rowid. The
+// its instances' weights summed, and how many rows the statement gave
+// (hits: with all the term's instances, bm25()'s count for the IDF);
+// nil when a row is past the lengths (another version's) or the
+// instances are not by rowid. The
 // statement gives all the term's instances in one value (rowid × 4 +
 // column, comma-separated): a row of the driver for each instance cost
 // more than FTS5's scoring of it.
-func termInstances(ctx context.Context, st *sql.Stmt, term string, known int, from int64) (list []termRows, hits int64, err error) {
-	rows, err := st.QueryContext(ctx, term)
+func termInstances(ctx context.Context, st *sql.Stmt, known int, from int64, args ...any) (list []termRows, hits int64, err error) {
+	rows, err := st.QueryContext(ctx, args...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("search: %w", err)
 	}
