@@ -64,18 +64,19 @@ func (s *MemoryService) ownRank(ctx context.Context, m ftsMatch, window int) (ro
 	if lens == nil {
 		return nil, false, nil
 	}
+	// The tokenizer is a database of the process's own: its failure is
+	// not the store's, and bm25() scores without it.
+	wordTerms, err := indexTerms(ctx, m.terms)
+	if err != nil {
+		return nil, false, nil
+	}
 	terms := make([]string, len(m.terms))
-	for i, w := range m.terms {
-		// The tokenizer is a database of the process's own: its
-		// failure is not the store's, and bm25() scores without it.
-		t, err := indexTerms(ctx, w)
-		if err != nil || len(t) != 1 {
+	for i, t := range wordTerms {
+		if len(t) != 1 {
 			return nil, false, nil
 		}
 		terms[i] = t[0]
 	}
-	// A failed statement (a reader without the vocab tables, say) leaves
-	// the window to bm25(), which reports an error that is the store's.
 	avgdl := float64(tokens) / float64(n)
 	if m.from != 0 {
 		return s.ownRankNewest(ctx, m, terms[0], lens, avgdl, window)

@@ -19,15 +19,21 @@ func TestOwnRank_TokenizerFailureFallsBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var stmts [3]*sql.Stmt
+	for i := range stmts {
+		if stmts[i], err = closed.Prepare(`SELECT 1`); err != nil {
+			t.Fatal(err)
+		}
+	}
 	closed.Close()
 	tk := &tokenizer
 	tk.mu.Lock()
-	db, terms := tk.db, tk.terms
-	tk.db, tk.terms = closed, nil
+	db, del, ins, sel, terms := tk.db, tk.del, tk.ins, tk.sel, tk.terms
+	tk.db, tk.del, tk.ins, tk.sel, tk.terms = closed, stmts[0], stmts[1], stmts[2], nil
 	tk.mu.Unlock()
 	t.Cleanup(func() {
 		tk.mu.Lock()
-		tk.db, tk.terms = db, terms
+		tk.db, tk.del, tk.ins, tk.sel, tk.terms = db, del, ins, sel, terms
 		tk.mu.Unlock()
 	})
 	leftToBM25(t, s, "with the tokenizer closed")
