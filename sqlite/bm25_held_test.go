@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -45,4 +46,21 @@ func TestOwnRank_WordsHeldAcrossSearches(t *testing.T) {
 	}
 	check("w9x w5x", 20, 8)
 	check("w5x w9x", 3, 8)
+}
+
+// Words no row has hold no rows, but are words: their number is bounded
+// too, or a server asked ever new unknown words would keep them all.
+func TestHeldWords_WordsBounded(t *testing.T) {
+	var l ftsLengths
+	v := []byte("v1")
+	for i := range maxHeldWords + 5 {
+		l.hold(v, fmt.Sprintf("nosuchword%d", i), &heldWord{})
+		if len(l.words.words) > maxHeldWords {
+			t.Fatalf("%d words held after %d", len(l.words.words), i+1)
+		}
+	}
+	l.hold(v, "run", &heldWord{rows: make([]termRows, 3)})
+	if l.words.words["run"] == nil || l.words.rows != 3 {
+		t.Fatalf("a word held after the start over: %v, %d rows", l.words.words["run"], l.words.rows)
+	}
 }

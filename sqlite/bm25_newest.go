@@ -23,9 +23,13 @@ import (
 // costs the read.
 const wordsAfter = 2
 
-// maxHeldRows bounds the rows held for all words (16 bytes each); past
-// it they start over.
-const maxHeldRows = 500000
+// maxHeldRows bounds the rows held for all words (16 bytes each), and
+// maxHeldWords the words (a word no row has holds none); past either
+// they start over.
+const (
+	maxHeldRows  = 500000
+	maxHeldWords = 10000
+)
 
 // heldWord is a common word's rows from a rowid on, at one version.
 type heldWord struct {
@@ -101,7 +105,7 @@ func (l *ftsLengths) holdLocked(v []byte, term string, w *heldWord) {
 		return
 	}
 	delete(h.asked, k)
-	if !bytes.Equal(h.version, v) || h.rows+len(w.rows) > maxHeldRows {
+	if !bytes.Equal(h.version, v) || h.rows+len(w.rows) > maxHeldRows || len(h.words) >= maxHeldWords && h.words[term] == nil {
 		h.version, h.words, h.rows = bytes.Clone(v), map[string]*heldWord{}, 0
 	}
 	if old := h.words[term]; old != nil {
