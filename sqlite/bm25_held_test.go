@@ -28,8 +28,8 @@ func TestOwnRank_WordsHeldAcrossSearches(t *testing.T) {
 		if err != nil || !ok || !slices.Equal(got, want) {
 			t.Fatalf("%q: scored here %v (%v): got %v, want %v", text, ok, err, got, want)
 		}
-		if s.db.lengths.words.whole != whole {
-			t.Fatalf("%q: %d words read whole in all, want %d", text, s.db.lengths.words.whole, whole)
+		if s.db.lengths.words.wholeReads != whole {
+			t.Fatalf("%q: %d words read whole in all, want %d", text, s.db.lengths.words.wholeReads, whole)
 		}
 	}
 	check("w5x w9x", 20, 2)
@@ -50,17 +50,27 @@ func TestOwnRank_WordsHeldAcrossSearches(t *testing.T) {
 
 // Words no row has hold no rows, but are words: their number is bounded
 // too, or a server asked ever new unknown words would keep them all.
+// The words held whole, filling their bounds, leave the common words'
+// newest rows held.
 func TestHeldWords_WordsBounded(t *testing.T) {
 	var l ftsLengths
 	v := []byte("v1")
+	common := &heldWord{from: 5, rows: []termRows{{doc: 6, f: 1}}}
+	l.hold(v, "jio", common)
 	for i := range maxHeldWords + 5 {
 		l.hold(v, fmt.Sprintf("nosuchword%d", i), &heldWord{})
-		if len(l.words.words) > maxHeldWords {
-			t.Fatalf("%d words held after %d", len(l.words.words), i+1)
+		if len(l.words.whole.words) > maxHeldWords {
+			t.Fatalf("%d words held after %d", len(l.words.whole.words), i+1)
 		}
 	}
-	l.hold(v, "run", &heldWord{rows: make([]termRows, 3)})
-	if l.words.words["run"] == nil || l.words.rows != 3 {
-		t.Fatalf("a word held after the start over: %v, %d rows", l.words.words["run"], l.words.rows)
+	for range 3 {
+		l.hold(v, "run", &heldWord{rows: make([]termRows, maxHeldRows/2+1)})
+		l.hold(v, "runner", &heldWord{rows: make([]termRows, maxHeldRows/2+1)})
+	}
+	if l.words.whole.words["runner"] == nil || l.words.whole.rows != maxHeldRows/2+1 {
+		t.Fatalf("a word held after the start over: %v, %d rows", l.words.whole.words["runner"], l.words.whole.rows)
+	}
+	if got, read := l.heldWord(v, "jio", 5); got != common || read {
+		t.Fatalf("the common word's rows after the whole words started over: %v, read %v", got, read)
 	}
 }

@@ -23,9 +23,9 @@ import (
 // costs the read.
 const wordsAfter = 2
 
-// maxHeldRows bounds the rows held for all words (16 bytes each), and
-// maxHeldWords the words (a word no row has holds none); past either
-// they start over.
+// maxHeldRows bounds the rows held in each set of words (16 bytes
+// each), and maxHeldWords its words (a word no row has holds none);
+// past either the set starts over.
 const (
 	maxHeldRows  = 500000
 	maxHeldWords = 10000
@@ -39,15 +39,38 @@ type heldWord struct {
 }
 
 // heldWords are the words held at one index version, and the searches
-// of the words not held yet, by version and word.
+// of the words not held yet, by version and word. The common words'
+// newest rows and the words held whole (ownRank) are bounded apart: the
+// whole words of ever new questions fill their bound, and must not
+// drop the few common words' rows, which cost a read of every instance
+// each.
 type heldWords struct {
-	version []byte
-	words   map[string]*heldWord
-	rows    int
-	asked   map[askedWord]int
-	reading map[askedWord]bool // a search reads the word's rows
-	reads   int                // reads begun (tests count them)
-	whole   int                // words held whole (tests count them)
+	version    []byte
+	newest     heldSet // from a rowid on (ownRankNewest)
+	whole      heldSet // all their rows (from 0)
+	asked      map[askedWord]int
+	reading    map[askedWord]bool // a search reads the word's rows
+	reads      int                // reads begun (tests count them)
+	wholeReads int                // words held whole (tests count them)
+}
+
+// heldSet is a set of held words, with their rows counted.
+type heldSet struct {
+	words map[string]*heldWord
+	rows  int
+}
+
+// put holds w as term's, starting the set over first when it would pass
+// maxHeldRows or maxHeldWords.
+func (s *heldSet) put(term string, w *heldWord) {
+	if s.words == nil || s.rows+len(w.rows) > maxHeldRows || len(s.words) >= maxHeldWords && s.words[term] == nil {
+		s.words, s.rows = map[string]*heldWord{}, 0
+	}
+	if old := s.words[term]; old != nil {
+		s.rows -= len(old.rows)
+	}
+	s.words[term] = w
+	s.rows += len(w.rows)
 }
 
 // askedWord is a word searched at a version (indexVersion's string).
@@ -66,7 +89,10 @@ func (l *ftsLengths) heldWord(v []byte, term string, from int64) (*heldWord, boo
 	defer l.mu.Unlock()
 	h := &l.words
 	if bytes.Equal(h.version, v) {
-		if w := h.words[term]; w != nil && w.from <= from {
+		if w := h.newest.words[term]; w != nil && w.from <= from {
+			return w, false
+		}
+		if w := h.whole.words[term]; w != nil {
 			return w, false
 		}
 	}
@@ -105,14 +131,14 @@ func (l *ftsLengths) holdLocked(v []byte, term string, w *heldWord) {
 		return
 	}
 	delete(h.asked, k)
-	if !bytes.Equal(h.version, v) || h.rows+len(w.rows) > maxHeldRows || len(h.words) >= maxHeldWords && h.words[term] == nil {
-		h.version, h.words, h.rows = bytes.Clone(v), map[string]*heldWord{}, 0
+	if !bytes.Equal(h.version, v) {
+		h.version, h.newest, h.whole = bytes.Clone(v), heldSet{}, heldSet{}
 	}
-	if old := h.words[term]; old != nil {
-		h.rows -= len(old.rows)
+	if w.from == 0 {
+		h.whole.put(term, w)
+	} else {
+		h.newest.put(term, w)
 	}
-	h.words[term] = w
-	h.rows += len(w.rows)
 }
 
 // heldWhole returns, for each term, all its rows held at version v, or
@@ -127,9 +153,7 @@ func (l *ftsLengths) heldWhole(v []byte, terms []string) []*heldWord {
 		return held
 	}
 	for i, t := range terms {
-		if w := l.words.words[t]; w != nil && w.from == 0 {
-			held[i] = w
-		}
+		held[i] = l.words.whole.words[t]
 	}
 	return held
 }
@@ -142,7 +166,7 @@ func (l *ftsLengths) holdRead(v []byte, terms []string, words []*heldWord, read 
 	for i, t := range terms {
 		if read[i] {
 			l.holdLocked(v, t, words[i])
-			l.words.whole++
+			l.words.wholeReads++
 		}
 	}
 }

@@ -122,8 +122,8 @@ func TestHeldWords_HoldingAgainCountsOnce(t *testing.T) {
 	w := &heldWord{rows: make([]termRows, 10)}
 	l.hold(v, "run", w)
 	l.hold(v, "run", &heldWord{rows: make([]termRows, 7)})
-	if l.words.rows != 7 {
-		t.Fatalf("rows counted %d, want 7", l.words.rows)
+	if l.words.whole.rows != 7 {
+		t.Fatalf("rows counted %d, want 7", l.words.whole.rows)
 	}
 }
 
