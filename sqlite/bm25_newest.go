@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"errors"
 	"sort"
 )
 
@@ -22,9 +23,13 @@ import (
 // costs the read.
 const wordsAfter = 2
 
-// maxHeldRows bounds the rows held for all words (16 bytes each); past
-// it they start over.
-const maxHeldRows = 500000
+// maxHeldRows bounds the rows held in each set of words (16 bytes
+// each), and maxHeldWords its words (a word no row has holds none);
+// past either the set starts over.
+const (
+	maxHeldRows  = 500000
+	maxHeldWords = 10000
+)
 
 // heldWord is a common word's rows from a rowid on, at one version.
 type heldWord struct {
@@ -34,14 +39,38 @@ type heldWord struct {
 }
 
 // heldWords are the words held at one index version, and the searches
-// of the words not held yet, by version and word.
+// of the words not held yet, by version and word. The common words'
+// newest rows and the words held whole (ownRank) are bounded apart: the
+// whole words of ever new questions fill their bound, and must not
+// drop the few common words' rows, which cost a read of every instance
+// each.
 type heldWords struct {
-	version []byte
-	words   map[string]*heldWord
-	rows    int
-	asked   map[askedWord]int
-	reading map[askedWord]bool // a search reads the word's rows
-	reads   int                // reads begun (tests count them)
+	version    []byte
+	newest     heldSet // from a rowid on (ownRankNewest)
+	whole      heldSet // all their rows (from 0)
+	asked      map[askedWord]int
+	reading    map[askedWord]bool // a search reads the word's rows
+	reads      int                // reads begun (tests count them)
+	wholeReads int                // words held whole (tests count them)
+}
+
+// heldSet is a set of held words, with their rows counted.
+type heldSet struct {
+	words map[string]*heldWord
+	rows  int
+}
+
+// put holds w as term's, starting the set over first when it would pass
+// maxHeldRows or maxHeldWords.
+func (s *heldSet) put(term string, w *heldWord) {
+	if s.words == nil || s.rows+len(w.rows) > maxHeldRows || len(s.words) >= maxHeldWords && s.words[term] == nil {
+		s.words, s.rows = map[string]*heldWord{}, 0
+	}
+	if old := s.words[term]; old != nil {
+		s.rows -= len(old.rows)
+	}
+	s.words[term] = w
+	s.rows += len(w.rows)
 }
 
 // askedWord is a word searched at a version (indexVersion's string).
@@ -60,7 +89,10 @@ func (l *ftsLengths) heldWord(v []byte, term string, from int64) (*heldWord, boo
 	defer l.mu.Unlock()
 	h := &l.words
 	if bytes.Equal(h.version, v) {
-		if w := h.words[term]; w != nil && w.from <= from {
+		if w := h.newest.words[term]; w != nil && w.from <= from {
+			return w, false
+		}
+		if w := h.whole.words[term]; w != nil {
 			return w, false
 		}
 	}
@@ -87,6 +119,11 @@ func (l *ftsLengths) heldWord(v []byte, term string, from int64) (*heldWord, boo
 func (l *ftsLengths) hold(v []byte, term string, w *heldWord) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.holdLocked(v, term, w)
+}
+
+// holdLocked is hold with l.mu held.
+func (l *ftsLengths) holdLocked(v []byte, term string, w *heldWord) {
 	h := &l.words
 	k := askedWord{string(v), term}
 	delete(h.reading, k)
@@ -94,19 +131,49 @@ func (l *ftsLengths) hold(v []byte, term string, w *heldWord) {
 		return
 	}
 	delete(h.asked, k)
-	if !bytes.Equal(h.version, v) || h.rows+len(w.rows) > maxHeldRows {
-		h.version, h.words, h.rows = bytes.Clone(v), map[string]*heldWord{}, 0
+	if !bytes.Equal(h.version, v) {
+		h.version, h.newest, h.whole = bytes.Clone(v), heldSet{}, heldSet{}
 	}
-	if old := h.words[term]; old != nil {
-		h.rows -= len(old.rows)
+	if w.from == 0 {
+		h.whole.put(term, w)
+	} else {
+		h.newest.put(term, w)
 	}
-	h.words[term] = w
-	h.rows += len(w.rows)
+}
+
+// heldWhole returns, for each term, all its rows held at version v, or
+// nil. A search that scores all of its words' rows reads each word's
+// every row anyway, so it holds them from its first search (holdRead):
+// words come back across questions, and a held word costs no statement.
+func (l *ftsLengths) heldWhole(v []byte, terms []string) []*heldWord {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	held := make([]*heldWord, len(terms))
+	if !bytes.Equal(l.words.version, v) {
+		return held
+	}
+	for i, t := range terms {
+		held[i] = l.words.whole.words[t]
+	}
+	return held
+}
+
+// holdRead holds the words a search read (read[i]) with all their rows,
+// once it has confirmed the index is at version v.
+func (l *ftsLengths) holdRead(v []byte, terms []string, words []*heldWord, read []bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for i, t := range terms {
+		if read[i] {
+			l.holdLocked(v, t, words[i])
+			l.words.wholeReads++
+		}
+	}
 }
 
 // ownRankNewest is ownRank for a match of one word scored from the rowid
 // m.from on.
-func (s *MemoryService) ownRankNewest(ctx context.Context, m ftsMatch, term string, lens []int32, avgdl float64, window int, idfStmt, instStmt *sql.Stmt) ([]rankedRow, bool, error) {
+func (s *MemoryService) ownRankNewest(ctx context.Context, m ftsMatch, term string, lens []int32, avgdl float64, window int) ([]rankedRow, bool, error) {
 	v := indexVersion(m)
 	w, read := s.db.lengths.heldWord(v, term, m.from)
 	if s.db.lengths.afterAsk != nil {
@@ -121,7 +188,7 @@ func (s *MemoryService) ownRankNewest(ctx context.Context, m ftsMatch, term stri
 	if read {
 		defer func() { s.db.lengths.hold(v, term, keep) }()
 		var err error
-		if w, err = readWord(ctx, idfStmt, instStmt, m, term, len(lens)); w == nil || err != nil {
+		if w, err = s.readWord(ctx, m, term, len(lens)); w == nil || err != nil {
 			return nil, false, nil
 		}
 	}
@@ -140,14 +207,33 @@ func (s *MemoryService) ownRankNewest(ctx context.Context, m ftsMatch, term stri
 }
 
 // readWord reads term's rows from m.from on and its IDF (nil when they
-// cannot be scored here).
-func readWord(ctx context.Context, idfStmt, instStmt *sql.Stmt, m ftsMatch, term string, known int) (*heldWord, error) {
-	idf, found, err := termIDF(ctx, idfStmt, m.rows, term)
-	if err != nil || !found {
+// cannot be scored here). The table still walks the word's every
+// instance, but only those from m.from on become text for the process
+// (a common word's newest 6,000 rows of 84,000): the read costs about
+// half. Its row count, which the IDF needs, is then a statement of its
+// own, which walks the rows without their instances.
+func (s *MemoryService) readWord(ctx context.Context, m ftsMatch, term string, known int) (*heldWord, error) {
+	instStmt, err := s.db.readStmt(ctx, `SELECT group_concat(`+instanceValue+`, ',') FROM `+ftsInstances+` WHERE term = ?1 AND doc >= ?2`)
+	if err != nil {
 		return nil, err
 	}
-	rows, err := termInstances(ctx, instStmt, term, known, m.from)
-	if err != nil || rows == nil {
+	countStmt, err := s.db.readStmt(ctx, `SELECT doc FROM `+ftsTermRows+` WHERE term = ?`)
+	if err != nil {
+		return nil, err
+	}
+	var hits int64
+	switch err := countStmt.QueryRowContext(ctx, term).Scan(&hits); {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	}
+	rows, _, err := termInstances(ctx, instStmt, known, m.from, term, m.from)
+	if err != nil || rows == nil || hits == 0 {
+		return nil, err
+	}
+	idf, err := termIDF(ctx, s.db, m.rows, hits)
+	if err != nil {
 		return nil, err
 	}
 	return &heldWord{from: m.from, idf: idf, rows: rows}, nil

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"math"
 )
@@ -30,6 +29,10 @@ import (
 // (from > 0) is scored from rows the process holds (bm25_newest.go): an
 // fts5vocab table has no rowid bound and would read the word's every
 // row at each search.
+
+// instanceValue is an instance as the instance statements give it:
+// its rowid × 4 + its column.
+const instanceValue = `doc * 4 + CASE col WHEN 'title' THEN 0 WHEN 'content' THEN 1 ELSE 2 END`
 
 // termRows is one row's weighted count of a phrase (f).
 type termRows struct {
@@ -61,44 +64,42 @@ func (s *MemoryService) ownRank(ctx context.Context, m ftsMatch, window int) (ro
 	if lens == nil {
 		return nil, false, nil
 	}
+	// The tokenizer is a database of the process's own: its failure is
+	// not the store's, and bm25() scores without it.
+	wordTerms, err := indexTerms(ctx, m.terms)
+	if err != nil {
+		return nil, false, nil
+	}
 	terms := make([]string, len(m.terms))
-	for i, w := range m.terms {
-		// The tokenizer is a database of the process's own: its
-		// failure is not the store's, and bm25() scores without it.
-		t, err := indexTerms(ctx, w)
-		if err != nil || len(t) != 1 {
+	for i, t := range wordTerms {
+		if len(t) != 1 {
 			return nil, false, nil
 		}
 		terms[i] = t[0]
 	}
-	// A failed statement (a reader without the vocab tables, say) leaves
-	// the window to bm25(), which reports an error that is the store's.
-	idfStmt, err := s.db.readStmt(ctx, `SELECT doc, ln((? - doc + 0.5) / (doc + 0.5)) FROM `+ftsTermRows+` WHERE term = ?`)
-	if err != nil {
-		return nil, false, nil
-	}
-	instStmt, err := s.db.readStmt(ctx, `SELECT group_concat(doc * 4 + CASE col WHEN 'title' THEN 0 WHEN 'content' THEN 1 ELSE 2 END, ',')
-		FROM `+ftsInstances+` WHERE term = ?`)
-	if err != nil {
-		return nil, false, nil
-	}
 	avgdl := float64(tokens) / float64(n)
 	if m.from != 0 {
-		return s.ownRankNewest(ctx, m, terms[0], lens, avgdl, window, idfStmt, instStmt)
+		return s.ownRankNewest(ctx, m, terms[0], lens, avgdl, window)
 	}
+	instStmt, err := s.db.readStmt(ctx, `SELECT group_concat(`+instanceValue+`, ',') FROM `+ftsInstances+` WHERE term = ?`)
+	if err != nil {
+		return nil, false, nil
+	}
+	// Each word's rows and IDF at this version: held from an earlier
+	// search of the version, or read here and held once the index is
+	// confirmed to be the version's.
+	v := indexVersion(m)
+	held, read := s.db.lengths.heldWhole(v, terms), make([]bool, len(terms))
 	lists := make([][]termRows, len(terms))
 	idfs := make([]float64, len(terms))
 	for i, t := range terms {
-		var found bool
-		if idfs[i], found, err = termIDF(ctx, idfStmt, n, t); err != nil {
-			return nil, false, nil
+		if held[i] == nil {
+			if held[i], err = s.readWhole(ctx, instStmt, n, t, len(lens)); err != nil || held[i] == nil {
+				return nil, false, nil
+			}
+			read[i] = true
 		}
-		if !found {
-			continue // no row has it: it adds nothing anywhere
-		}
-		if lists[i], err = termInstances(ctx, instStmt, t, len(lens), 0); err != nil || lists[i] == nil {
-			return nil, false, nil
-		}
+		lists[i], idfs[i] = held[i].rows, held[i].idf
 	}
 	rows, ok = scoreLists(lists, idfs, lens, avgdl, window)
 	if !ok {
@@ -107,54 +108,58 @@ func (s *MemoryService) ownRank(ctx context.Context, m ftsMatch, window int) (ro
 	if same, err := s.indexUnchanged(ctx, m); err != nil || !same {
 		return nil, false, err
 	}
+	s.db.lengths.holdRead(v, terms, held, read)
 	return rows, true, nil
 }
 
-// termIDF is a term's IDF as bm25() computes it over n rows (found is
-// false when no row has the term).
-func termIDF(ctx context.Context, st *sql.Stmt, n int64, term string) (idf float64, found bool, err error) {
-	var hits int64
-	var v sql.NullFloat64
-	switch err := st.QueryRowContext(ctx, n, term).Scan(&hits, &v); {
-	case errors.Is(err, sql.ErrNoRows):
-		return 0, false, nil
-	case err != nil:
-		return 0, false, err
+// readWhole reads all of term's rows and its IDF over n rows (nil when
+// they cannot be scored here). A term no row has is held too, with no
+// rows: it adds nothing anywhere.
+func (s *MemoryService) readWhole(ctx context.Context, instStmt *sql.Stmt, n int64, term string, known int) (*heldWord, error) {
+	rows, hits, err := termInstances(ctx, instStmt, known, 0, term)
+	if err != nil || rows == nil {
+		return nil, err
 	}
-	if !v.Valid || v.Float64 <= 0 {
-		return 1e-6, true, nil
+	if hits == 0 {
+		return &heldWord{}, nil
 	}
-	return v.Float64, true, nil
+	idf, err := termIDF(ctx, s.db, n, hits)
+	if err != nil {
+		return nil, err
+	}
+	return &heldWord{idf: idf, rows: rows}, nil
 }
 
 // termInstances reads a term's rows from the rowid from on, each with
-// its instances' weights summed; nil when a row is past the lengths
-// (another version's) or the instances are not by rowid. The
+// its instances' weights summed, and how many rows the statement gave
+// (hits: with all the term's instances, bm25()'s count for the IDF);
+// nil when a row is past the lengths (another version's) or the
+// instances are not by rowid. The
 // statement gives all the term's instances in one value (rowid × 4 +
 // column, comma-separated): a row of the driver for each instance cost
 // more than FTS5's scoring of it.
-func termInstances(ctx context.Context, st *sql.Stmt, term string, known int, from int64) ([]termRows, error) {
-	rows, err := st.QueryContext(ctx, term)
+func termInstances(ctx context.Context, st *sql.Stmt, known int, from int64, args ...any) (list []termRows, hits int64, err error) {
+	rows, err := st.QueryContext(ctx, args...)
 	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
+		return nil, 0, fmt.Errorf("search: %w", err)
 	}
 	defer rows.Close()
 	var text sql.RawBytes
 	if rows.Next() {
 		if err := rows.Scan(&text); err != nil {
-			return nil, fmt.Errorf("search: %w", err)
+			return nil, 0, fmt.Errorf("search: %w", err)
 		}
 	}
 	// Parsed as it goes: a common word's value holds every instance
 	// (about 100,000), and only the rows from from on are kept.
-	list := []termRows{}
+	list = []termRows{}
 	last := int64(-1)
 	for len(text) > 0 {
 		var v int64
 		i := 0
 		for ; i < len(text) && text[i] != ','; i++ {
 			if text[i] < '0' || text[i] > '9' || v > math.MaxInt64/10-9 {
-				return nil, nil
+				return nil, 0, nil
 			}
 			v = v*10 + int64(text[i]-'0')
 		}
@@ -164,19 +169,22 @@ func termInstances(ctx context.Context, st *sql.Stmt, term string, known int, fr
 		case i == 0 || doc < last || doc >= int64(known):
 			// Not by rowid (the table gives them so), or past the
 			// lengths (another version's): bm25() scores.
-			return nil, nil
+			return nil, 0, nil
+		case doc != last:
+			hits++
+			if doc >= from {
+				list = append(list, termRows{doc, w})
+			}
 		case doc < from:
-		case doc == last && len(list) > 0:
+		default: // another instance of the last row
 			list[len(list)-1].f += w
-		default:
-			list = append(list, termRows{doc, w})
 		}
 		last = doc
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("search: %w", err)
+		return nil, 0, fmt.Errorf("search: %w", err)
 	}
-	return list, nil
+	return list, hits, nil
 }
 
 // scoreLists scores the rows of the phrases' lists (each in rowid order)

@@ -287,8 +287,8 @@ func TestOwnRank_TokenizerIsTheStores(t *testing.T) {
 	if !strings.Contains(sql, "'"+ftsTokenize+"'") {
 		t.Fatalf("memories_fts is %s, the query words are tokenized with %q", sql, ftsTokenize)
 	}
-	terms, err := indexTerms(t.Context(), "Running")
-	if err != nil || !slices.Equal(terms, []string{"run"}) {
+	terms, err := indexTerms(t.Context(), []string{"Running"})
+	if err != nil || len(terms) != 1 || !slices.Equal(terms[0], []string{"run"}) {
 		t.Fatalf("Running: %q, %v", terms, err)
 	}
 }

@@ -19,15 +19,21 @@ func TestOwnRank_TokenizerFailureFallsBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var stmts [3]*sql.Stmt
+	for i := range stmts {
+		if stmts[i], err = closed.Prepare(`SELECT 1`); err != nil {
+			t.Fatal(err)
+		}
+	}
 	closed.Close()
 	tk := &tokenizer
 	tk.mu.Lock()
-	db, terms := tk.db, tk.terms
-	tk.db, tk.terms = closed, nil
+	db, del, ins, sel, terms := tk.db, tk.del, tk.ins, tk.sel, tk.terms
+	tk.db, tk.del, tk.ins, tk.sel, tk.terms = closed, stmts[0], stmts[1], stmts[2], nil
 	tk.mu.Unlock()
 	t.Cleanup(func() {
 		tk.mu.Lock()
-		tk.db, tk.terms = db, terms
+		tk.db, tk.del, tk.ins, tk.sel, tk.terms = db, del, ins, sel, terms
 		tk.mu.Unlock()
 	})
 	leftToBM25(t, s, "with the tokenizer closed")
@@ -116,8 +122,8 @@ func TestHeldWords_HoldingAgainCountsOnce(t *testing.T) {
 	w := &heldWord{rows: make([]termRows, 10)}
 	l.hold(v, "run", w)
 	l.hold(v, "run", &heldWord{rows: make([]termRows, 7)})
-	if l.words.rows != 7 {
-		t.Fatalf("rows counted %d, want 7", l.words.rows)
+	if l.words.whole.rows != 7 {
+		t.Fatalf("rows counted %d, want 7", l.words.whole.rows)
 	}
 }
 
