@@ -132,3 +132,10 @@ func TestRandomHex(t *testing.T) {
 		t.Fatalf("1,000 draws: %d different, %d different first digits", len(seen), len(firsts))
 	}
 }
+
+// BenchmarkNewID is the cost of one id from the process's source.
+func BenchmarkNewID(b *testing.B) {
+	for b.Loop() {
+		NewID()
+	}
+}
