@@ -104,3 +104,35 @@ func TestImportMemories_GivenIDTakenMeanwhile(t *testing.T) {
 		t.Fatalf("%d memories: want the other writer's alone", total)
 	}
 }
+
+// TestImportMemories_DrawnIDOfDeletedMemory: a drawn id that names a
+// deleted memory, whose history is kept, meets that history at the COPY
+// of versions: the import draws again, and the history stays as it was.
+func TestImportMemories_DrawnIDOfDeletedMemory(t *testing.T) {
+	ctx := context.Background()
+	db, _ := traced(t)
+	s := NewMemoryService(db)
+	put, err := s.PutMemory(ctx, &recall.Memory{Content: "deleted later"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone := put.Memory.ID
+	if err := s.DeleteMemory(ctx, gone); err != nil {
+		t.Fatal(err)
+	}
+	draws := 0
+	newID = func() string {
+		if draws++; draws == 1 {
+			return gone
+		}
+		return recall.NewID()
+	}
+	t.Cleanup(func() { newID = recall.NewID })
+	res, err := s.ImportMemories(ctx, []*recall.Memory{{Content: "imported"}})
+	if err != nil || res.Added != 1 {
+		t.Fatalf("import whose drawn id names a deleted memory: %+v, %v", res, err)
+	}
+	if vs, err := s.MemoryVersions(ctx, gone); err != nil || len(vs) != 2 || vs[1].Op != "delete" {
+		t.Fatalf("history of the deleted memory: %d versions (%v), want its put and its deletion", len(vs), err)
+	}
+}
