@@ -8,6 +8,19 @@ import (
 	"github.com/recall-mem/recall"
 )
 
+// drawFirst makes the first id drawn id, the rest fresh ones, until the
+// test ends.
+func drawFirst(t *testing.T, id string) {
+	draws := 0
+	newID = func() string {
+		if draws++; draws == 1 {
+			return id
+		}
+		return recall.NewID()
+	}
+	t.Cleanup(func() { newID = recall.NewID })
+}
+
 // importBesideWriter imports ms while another transaction inserts a
 // memory with id taken and commits only once the import waits on it: the
 // import's check of its ids found taken free, its COPY meets it. The
@@ -15,14 +28,7 @@ import (
 func importBesideWriter(t *testing.T, db *DB, taken string, ms []*recall.Memory) (*recall.ImportResult, error) {
 	t.Helper()
 	ctx := context.Background()
-	draws := 0
-	newID = func() string {
-		if draws++; draws == 1 {
-			return taken
-		}
-		return recall.NewID()
-	}
-	t.Cleanup(func() { newID = recall.NewID })
+	drawFirst(t, taken)
 	inserted, release, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
 	go func() {
 		done <- db.tx(ctx, func(tx *Tx) error {
@@ -120,14 +126,7 @@ func TestImportMemories_DrawnIDOfDeletedMemory(t *testing.T) {
 	if err := s.DeleteMemory(ctx, gone); err != nil {
 		t.Fatal(err)
 	}
-	draws := 0
-	newID = func() string {
-		if draws++; draws == 1 {
-			return gone
-		}
-		return recall.NewID()
-	}
-	t.Cleanup(func() { newID = recall.NewID })
+	drawFirst(t, gone)
 	res, err := s.ImportMemories(ctx, []*recall.Memory{{Content: "imported"}})
 	if err != nil || res.Added != 1 {
 		t.Fatalf("import whose drawn id names a deleted memory: %+v, %v", res, err)
