@@ -50,8 +50,9 @@ func importBesideWriter(t *testing.T, db *DB, taken string, ms []*recall.Memory)
 		res, err := NewMemoryService(db).ImportMemories(ctx, ms)
 		out <- result{res, err}
 	}()
-	// Let the writer commit only once the import waits for its row lock.
-	for waiting := 0; waiting == 0; {
+	// Let the writer commit only once the import waits for its row lock
+	// (or, had it not met the row, has finished).
+	for waiting := 0; waiting == 0 && len(out) == 0; {
 		if err := db.pool.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity
 			WHERE datname = current_database() AND wait_event_type = 'Lock'`).Scan(&waiting); err != nil {
 			t.Fatal(err)
