@@ -38,36 +38,71 @@ type idSource struct {
 	mu   sync.Mutex
 	now  func() time.Time
 	rand io.Reader
-	tick uint64 // the tick of last, plus one; 0 before the first id
-	last uint64 // the random bits of the last id
+	// The clock's ticks are counted from base, the first id's time, by
+	// the time elapsed since (monotonic in a process; time.Now's wall
+	// clock can step back), and never go back: tick is the last one used.
+	base     time.Time
+	baseNano int64
+	tick     uint64
+	// mark holds, for each of the 4,096 values of the clock's digits, the
+	// random bits of the last id made with them, plus one (0: none yet;
+	// idTickFull: no room left). A value met again, in a later cycle or
+	// after its room ran out, climbs on from there rather than starting
+	// afresh where it may fall on an id already made.
+	mark *[1 << idTickBits]uint32
 	buf  [8]byte
 }
+
+// idTickFull marks a value of the clock's digits whose random bits are spent.
+const idTickFull = 1<<32 - 1
 
 var ids = &idSource{now: time.Now, rand: rand.Reader}
 
 // NewID returns a fresh memory id: "tr" and 10 lowercase hex digits, of
 // which the first three are a clock's (so an id tells roughly when within
-// some minutes it was made) and the rest random. The ids a process makes
-// within a tick differ and sort in the order made, and those of different
-// ticks of one cycle differ in their clock digits. Another process, or an
-// id made in the same tick of an earlier cycle, can still take the same
-// id: callers that insert one retry on a clash as before.
+// some minutes it was made) and the rest random. A process never makes
+// the same id twice (short of two billion ids at least, when every value
+// of the clock's digits is spent) and its ids of one cycle of the clock
+// sort in the order made. Another process can still take the same id: callers
+// that insert one draw again on a clash.
 func NewID() string { return ids.next() }
 
 func (s *idSource) next() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	tick := uint64(s.now().UnixNano()>>idTickShift)%(1<<idTickBits) + 1
-	r := s.random()
-	step := r%idMaxStep + 1
-	if tick == s.tick && s.last+step < 1<<idRandBits {
-		s.last += step
-	} else {
-		// A new tick, or this one's values spent: start afresh. The
-		// start keeps its top bit clear so that a tick has room to climb.
-		s.tick, s.last = tick, r>>(64-idRandBits+1)
+	if s.mark == nil {
+		s.mark = new([1 << idTickBits]uint32)
+		s.base = s.now()
+		s.baseNano = s.base.UnixNano()
 	}
-	binary.BigEndian.PutUint64(s.buf[:], (tick-1)<<idRandBits|s.last)
+	tick := uint64(s.baseNano+int64(s.now().Sub(s.base))) >> idTickShift
+	tick = max(tick, s.tick)
+	r := s.random()
+	var last uint64
+	for spent := 0; ; spent++ {
+		m := &s.mark[tick%(1<<idTickBits)]
+		switch {
+		case *m == 0:
+			// The first id of these digits: a random start with its top
+			// bit clear, so that the tick has room to climb.
+			last = r >> (64 - idRandBits + 1)
+		case *m != idTickFull:
+			last = uint64(*m-1) + r%idMaxStep + 1
+		}
+		if *m != idTickFull && last < 1<<idRandBits {
+			*m = uint32(last + 1)
+			break
+		}
+		// No room left in these digits: the next tick's.
+		*m = idTickFull
+		tick++
+		if spent == 1<<idTickBits {
+			// Every value spent: start over, ids may repeat from here.
+			clear(s.mark[:])
+		}
+	}
+	s.tick = tick
+	binary.BigEndian.PutUint64(s.buf[:], tick%(1<<idTickBits)<<idRandBits|last)
 	var id [len(IDPrefix) + 10]byte
 	copy(id[:], IDPrefix)
 	hex.Encode(id[len(IDPrefix):], s.buf[3:])

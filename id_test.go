@@ -87,8 +87,9 @@ func TestNewID_UniqueAtFixedClock(t *testing.T) {
 	}
 }
 
-// A tick whose values run out starts afresh at a random value rather
-// than leaving the id's random bits.
+// A tick whose values run out moves on to the next tick's digits: the
+// ids go on climbing, never into the clock's digits nor back onto one
+// already made (2^27 values at the largest step: spent after 2^19 ids).
 func TestNewID_TickSpent(t *testing.T) {
 	at := time.Date(2026, 11, 25, 1, 0, 0, 0, time.UTC)
 	ones := bytes.Repeat([]byte{0xff}, 8) // every step the largest, every start the highest
@@ -97,13 +98,54 @@ func TestNewID_TickSpent(t *testing.T) {
 	if first[5:] != "7ffffff" {
 		t.Fatalf("first id %s: a tick's start should leave its top bit clear", first)
 	}
-	prev := first
-	for range 1 << 20 { // 2^27 values at 256 a step: spent after 2^19 ids
+	prev, prefixes := first, 1
+	for range 1<<20 + 1<<19 {
 		id := s.next()
-		if !IsID(id) || id[:5] != first[:5] {
-			t.Fatalf("%s after %s: not an id of the same tick", id, prev)
+		if !IsID(id) || id <= prev {
+			t.Fatalf("%s after %s: not an id above it, at a clock standing still", id, prev)
+		}
+		if id[:5] != prev[:5] {
+			prefixes++
 		}
 		prev = id
+	}
+	if prefixes != 3 {
+		t.Fatalf("3 × 2^19 ids at the largest step took %d ticks' digits, not 3", prefixes)
+	}
+}
+
+// A clock stepping back does not make an id again: the ticks never go
+// back, and the digits of a tick met again climb on from their last id.
+func TestNewID_ClockBack(t *testing.T) {
+	at := time.Date(2026, 11, 25, 1, 0, 0, 0, time.UTC).Truncate(1 << idTickShift)
+	fixed := []byte{0x12, 0x34, 0x56, 0x78, 0, 0, 0, 0x10} // the same start and step every time
+	s := &idSource{now: func() time.Time { return at }, rand: &repeatReader{fixed}}
+	seen := map[string]bool{}
+	for _, step := range []time.Duration{0, 1 << idTickShift, -1 << idTickShift, -1 << idTickShift, 5 << idTickShift, -time.Hour} {
+		at = at.Add(step)
+		for range 3 {
+			id := s.next()
+			if seen[id] {
+				t.Fatalf("clock stepped by %v: %s made twice", step, id)
+			}
+			seen[id] = true
+		}
+	}
+}
+
+// The same digits of the clock a cycle later (4.6 minutes) climb on from
+// the last id made with them rather than starting afresh.
+func TestNewID_Wrap(t *testing.T) {
+	at := time.Date(2026, 11, 25, 1, 0, 0, 0, time.UTC).Truncate(1 << idTickShift)
+	fixed := []byte{0x12, 0x34, 0x56, 0x78, 0, 0, 0, 0x10}
+	s := &idSource{now: func() time.Time { return at }, rand: &repeatReader{fixed}}
+	first := s.next()
+	at = at.Add(1 << idTickShift)
+	s.next()
+	at = at.Add(1<<38 - 1<<idTickShift) // a cycle on from the first
+	again := s.next()
+	if again[:5] != first[:5] || again <= first {
+		t.Fatalf("a cycle later %s after %s: not the same digits of the clock, climbing", again, first)
 	}
 }
 
@@ -130,5 +172,12 @@ func TestRandomHex(t *testing.T) {
 	// 1,000 draws of 28 bits: a repeat has odds of 1 in 500 or so.
 	if len(seen) < 999 || len(firsts) != 16 {
 		t.Fatalf("1,000 draws: %d different, %d different first digits", len(seen), len(firsts))
+	}
+}
+
+// BenchmarkNewID is the cost of one id from the process's source.
+func BenchmarkNewID(b *testing.B) {
+	for b.Loop() {
+		NewID()
 	}
 }

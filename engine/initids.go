@@ -26,7 +26,9 @@ func (e *Engine) InitIDs(ctx context.Context, rootFlag string) ([]TaggedEntry, e
 	defer ws.Close()
 	set := ws.Set
 	missing := set.Untagged()
-	TagUntagged(set)
+	if _, err := e.TagUntagged(ctx, ws); err != nil {
+		return nil, err
+	}
 	if _, err := set.Write(); err != nil {
 		return nil, err
 	}

@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/engine"
 )
 
 func TestEngine_InitIDs(t *testing.T) {
@@ -31,5 +34,80 @@ func TestEngine_InitIDs(t *testing.T) {
 	again, err := e.InitIDs(ctx, root)
 	if err != nil || again == nil || len(again) != 0 {
 		t.Errorf("second run = %#v, %v: want an empty list", again, err)
+	}
+}
+
+// firstDrawn makes the first id drawn for an untagged entry id, the rest
+// fresh ones.
+func firstDrawn(t *testing.T, id string) {
+	draws := 0
+	engine.SetNewID(t, func() string {
+		if draws++; draws == 1 {
+			return id
+		}
+		return recall.NewID()
+	})
+}
+
+// storedAndUntagged puts a memory in e's store and writes a working file
+// under root with one untagged entry; the first id drawn for an entry
+// will be the memory's. The returned check fails the test unless the
+// memory is untouched and the file does not name it.
+func storedAndUntagged(t *testing.T, e *engine.Engine, root string) func(step string) {
+	ctx := context.Background()
+	put, err := e.Put(ctx, &recall.Memory{Content: "Prefer tabs over spaces."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := put.Memory.ID
+	file := filepath.Join(root, e.Config.Working.File)
+	if err := os.WriteFile(file, []byte("# Working\n\n- Keep commits small.\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	firstDrawn(t, stored)
+	return func(step string) {
+		t.Helper()
+		m, err := e.Get(ctx, stored, "")
+		if err != nil || m.Content != "Prefer tabs over spaces." || m.Version != 1 {
+			t.Fatalf("after %s the stored memory is %+v, %v: want it untouched", step, m, err)
+		}
+		if b, _ := os.ReadFile(file); strings.Contains(string(b), stored) {
+			t.Fatalf("after %s the file names the stored memory:\n%s", step, b)
+		}
+	}
+}
+
+// TestEngine_InitIDs_SkipsStoredIDs: an id drawn for an untagged entry
+// that a memory of the store already has is drawn again, so the entry
+// never takes that memory over at the next sync.
+func TestEngine_InitIDs_SkipsStoredIDs(t *testing.T) {
+	ctx := context.Background()
+	e := openEngine(t)
+	root := t.TempDir()
+	unchanged := storedAndUntagged(t, e, root)
+	tagged, err := e.InitIDs(ctx, root)
+	if err != nil || len(tagged) != 1 {
+		t.Fatalf("InitIDs = %+v, %v: want the entry tagged", tagged, err)
+	}
+	unchanged("init-ids")
+	if _, err := e.SyncProject(ctx, root, e.Now()); err != nil {
+		t.Fatal(err)
+	}
+	unchanged("init-ids and sync")
+}
+
+// TestEngine_Sync_SkipsStoredIDs: the same for the entries sync tags.
+func TestEngine_Sync_SkipsStoredIDs(t *testing.T) {
+	ctx := context.Background()
+	e := openEngine(t)
+	root := t.TempDir()
+	unchanged := storedAndUntagged(t, e, root)
+	rep, err := e.SyncProject(ctx, root, e.Now())
+	if err != nil || rep.Tagged != 1 {
+		t.Fatalf("SyncProject = %+v, %v: want the entry tagged", rep, err)
+	}
+	unchanged("sync")
+	if _, total, err := e.List(ctx, recall.MemoryFilter{}); err != nil || total != 2 {
+		t.Fatalf("%d memories, %v: want the stored one and the entry's", total, err)
 	}
 }

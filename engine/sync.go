@@ -42,8 +42,11 @@ func (e *Engine) PlanSync(ctx context.Context, ws *Workspace, now time.Time) (*S
 	if err := CheckDuplicates(ws.Set, "sync"); err != nil {
 		return nil, err
 	}
-	sp := &SyncPlan{rep: &SyncReport{Tagged: TagUntagged(ws.Set)}}
-	var err error
+	tagged, err := e.TagUntagged(ctx, ws)
+	if err != nil {
+		return nil, err
+	}
+	sp := &SyncPlan{rep: &SyncReport{Tagged: tagged}}
 	if sp.md, sp.mdExists, err = markdown.ReadMetadata(ws.Root); err != nil {
 		return nil, err
 	}

@@ -74,17 +74,8 @@ func (e *Engine) LoadWorkspace(ctx context.Context, root string) (*Workspace, er
 	for id := range recs {
 		ids = append(ids, id)
 	}
-	anyStatus := "*"
-	for len(ids) > 0 {
-		n := min(len(ids), 500)
-		ms, _, err := e.mem.FindMemories(ctx, recall.MemoryFilter{Status: &anyStatus, Fields: map[string][]string{"id": ids[:n]}})
-		if err != nil {
-			return nil, err
-		}
-		for _, m := range ms {
-			ws.Mems[m.ID] = m
-		}
-		ids = ids[n:]
+	if err := e.memoriesByID(ctx, ids, func(m *recall.Memory) { ws.Mems[m.ID] = m }); err != nil {
+		return nil, err
 	}
 	working := recall.TierWorking
 	ms, _, err := e.mem.FindMemories(ctx, recall.MemoryFilter{Tier: &working})
@@ -124,22 +115,82 @@ func CheckDuplicates(set *markdown.Set, verb string) error {
 	return recall.Errorf(recall.ECONFLICT, "%s", b.String())
 }
 
-// TagUntagged gives every entry without an id a new one, in memory.
-func TagUntagged(set *markdown.Set) int {
+// newID draws the id of an untagged entry; a test makes it return a
+// stored memory's id.
+var newID = recall.NewID
+
+// tagDraws bounds the rounds of drawing ids for untagged entries that
+// find one already stored.
+const tagDraws = 10
+
+// TagUntagged gives every entry of ws without an id a new one, in memory.
+// A drawn id names nothing yet: no entry, sync record or memory of the
+// store (of any status), or the entry would take that memory over at the
+// next sync. An id the user wrote on a line is theirs, an edit of the
+// memory it names. The caller holds the workspace's lock.
+func (e *Engine) TagUntagged(ctx context.Context, ws *Workspace) (int, error) {
 	taken := map[string]bool{}
-	for _, e := range set.Entries() {
-		taken[e.ID] = true
+	for _, en := range ws.Set.Entries() {
+		taken[en.ID] = true
 	}
-	missing := set.Untagged()
-	for _, loc := range missing {
-		id := recall.NewID()
+	for id := range ws.Records {
+		taken[id] = true
+	}
+	for id := range ws.Mems {
+		taken[id] = true
+	}
+	draw := func() string {
+		id := newID()
 		for taken[id] {
-			id = recall.NewID()
+			id = newID()
 		}
 		taken[id] = true
-		set.File(loc.File).Tag(loc.Line, id)
+		return id
 	}
-	return len(missing)
+	missing := ws.Set.Untagged()
+	drawn := make([]string, len(missing))
+	for i := range drawn {
+		drawn[i] = draw()
+	}
+	check := drawn
+	for round := 1; len(check) > 0; round++ {
+		stored := map[string]bool{}
+		if err := e.memoriesByID(ctx, check, func(m *recall.Memory) { stored[m.ID] = true }); err != nil {
+			return 0, err
+		}
+		if len(stored) > 0 && round == tagDraws {
+			return 0, recall.Errorf(recall.ECONFLICT, "Could not draw a free id for %d entries: run the command again.", len(stored))
+		}
+		check = nil
+		for i, id := range drawn {
+			if stored[id] {
+				drawn[i] = draw()
+				check = append(check, drawn[i])
+			}
+		}
+	}
+	for i, loc := range missing {
+		ws.Set.File(loc.File).Tag(loc.Line, drawn[i])
+	}
+	return len(missing), nil
+}
+
+// memoriesByID calls found with each memory of any status whose id is
+// one of ids, asking the store 500 ids at a time.
+func (e *Engine) memoriesByID(ctx context.Context, ids []string, found func(*recall.Memory)) error {
+	anyStatus := "*"
+	for len(ids) > 0 {
+		n := min(len(ids), 500)
+		ms, _, err := e.mem.FindMemories(ctx, recall.MemoryFilter{Status: &anyStatus, Fields: map[string][]string{"id": ids[:n]}})
+		if err != nil {
+			return err
+		}
+		for _, m := range ms {
+			found(m)
+		}
+		ids = ids[n:]
+	}
+	return nil
 }
 
 // OpenWorkspace opens the store and loads the managed files of the project

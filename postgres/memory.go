@@ -122,6 +122,10 @@ func overlay(prev, m *recall.Memory) *recall.Memory {
 	return &next
 }
 
+// newID makes the id of a memory written without one; a test makes it
+// return an id another writer takes to see an import draw again.
+var newID = recall.NewID
+
 // insert writes a new memory with its defaults and records its version.
 func (tx *Tx) insert(ctx context.Context, m *recall.Memory, op string) error {
 	fillDefaults(m, tx.now)
@@ -137,7 +141,7 @@ func (tx *Tx) insert(ctx context.Context, m *recall.Memory, op string) error {
 	generated := m.ID == ""
 	for attempt := 0; ; attempt++ {
 		if generated {
-			m.ID = recall.NewID()
+			m.ID = newID()
 		}
 		// A taken id inserts nothing rather than failing, so no savepoint
 		// is needed to try another; a taken key fails the statement, and

@@ -73,10 +73,17 @@ func (tx *Tx) insertAll(ctx context.Context, ms []*recall.Memory, at []int, op s
 func copyError(err error) error {
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code == "23505" {
-		return recall.Errorf(recall.ECONFLICT, "Another writer took a key or id of the import meanwhile (%s): run the import again. Nothing was imported.", pe.Detail)
+		return &copyClash{err: recall.Errorf(recall.ECONFLICT, "Another writer took a key or id of the import meanwhile (%s): run the import again. Nothing was imported.", pe.Detail)}
 	}
 	return fmt.Errorf("insert memories: %w", err)
 }
+
+// copyClash is a COPY's clash on a key or id, which ImportMemories tells
+// from other conflicts: one on an id it drew is drawn again.
+type copyClash struct{ err *recall.Error }
+
+func (c *copyClash) Error() string { return c.err.Error() }
+func (c *copyClash) Unwrap() error { return c.err }
 
 // checkPinTitles refuses pinned memories whose title another pinned
 // memory has, in the batch or in the store, with one query for all.

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -122,8 +123,16 @@ func (s *MemoryService) RestoreMemory(ctx context.Context, ref string, n int) (*
 	return out, nil
 }
 
+// importAttempts bounds the transactions of one import that find an id
+// they drew taken at the COPY.
+const importAttempts = 5
+
 // ImportMemories writes every memory, ids kept, in one transaction:
-// either all are written or none.
+// either all are written or none. An id it drew for a memory without one
+// that another writer takes between its check and its COPY fails the
+// transaction; it is run again with ids drawn afresh (the check cannot
+// see rows not yet committed, and a savepoint for every batch would cost
+// every import for a clash of a few in a thousand concurrent ones).
 func (s *MemoryService) ImportMemories(ctx context.Context, ms []*recall.Memory) (*recall.ImportResult, error) {
 	clean := make([]*recall.Memory, len(ms))
 	for i, m := range ms {
@@ -133,6 +142,52 @@ func (s *MemoryService) ImportMemories(ctx context.Context, ms []*recall.Memory)
 		}
 		clean[i] = &c
 	}
+	for attempt := 1; ; attempt++ {
+		batch := make([]*recall.Memory, len(clean))
+		for i, c := range clean {
+			m := *c
+			batch[i] = &m
+		}
+		res, written, err := s.importOnce(ctx, batch)
+		if err == nil {
+			s.db.wroteMemories(ctx, written...)
+			s.db.added(ctx, res.Added)
+			return res, nil
+		}
+		if attempt == importAttempts || !s.drawnIDTaken(ctx, clean, batch, err) {
+			return nil, err
+		}
+	}
+}
+
+// drawnIDTaken reports whether err is a clash at the COPY on an id the
+// import drew (batch[i] for clean[i] without one): the clash is only
+// reported once the other writer has committed, so the row is visible.
+func (s *MemoryService) drawnIDTaken(ctx context.Context, clean, batch []*recall.Memory, err error) bool {
+	var clash *copyClash
+	if !errors.As(err, &clash) {
+		return false
+	}
+	var drawn []string
+	for i, c := range clean {
+		if c.ID == "" {
+			drawn = append(drawn, batch[i].ID)
+		}
+	}
+	taken := false
+	if len(drawn) > 0 {
+		if err := s.db.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM memories WHERE namespace = $1 AND id = ANY($2::text[]))
+			OR EXISTS (SELECT 1 FROM memory_versions WHERE namespace = $1 AND memory_id = ANY($2::text[]))`,
+			s.db.Namespace, drawn).Scan(&taken); err != nil {
+			return false
+		}
+	}
+	return taken
+}
+
+// importOnce writes the batch in one transaction, giving the memories
+// without an id one.
+func (s *MemoryService) importOnce(ctx context.Context, clean []*recall.Memory) (*recall.ImportResult, []*recall.Memory, error) {
 	res := &recall.ImportResult{}
 	var written []*recall.Memory // what the vectors follow, not the unchanged
 	err := s.db.tx(ctx, func(tx *Tx) error {
@@ -189,11 +244,9 @@ func (s *MemoryService) ImportMemories(ctx context.Context, ms []*recall.Memory)
 		return flush()
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	s.db.wroteMemories(ctx, written...)
-	s.db.added(ctx, res.Added)
-	return res, nil
+	return res, written, nil
 }
 
 func importError(i int, m *recall.Memory, err error) error {
@@ -210,7 +263,7 @@ func (tx *Tx) lockImport(ctx context.Context, ms []*recall.Memory) (map[string]*
 		if m.ID == "" {
 			generated[m] = true
 			for m.ID == "" || seen[m.ID] {
-				m.ID = recall.NewID()
+				m.ID = newID()
 			}
 		}
 		seen[m.ID] = true
@@ -234,7 +287,7 @@ func (tx *Tx) lockImport(ctx context.Context, ms []*recall.Memory) (map[string]*
 		for _, m := range ms {
 			if generated[m] && prev[m.ID] != nil {
 				for seen[m.ID] {
-					m.ID = recall.NewID()
+					m.ID = newID()
 				}
 				seen[m.ID], redrawn = true, true
 			}
