@@ -47,3 +47,43 @@ func LockFile(ctx context.Context, path string, wait time.Duration) (unlock func
 		}
 	}
 }
+
+// tryLockFile takes the exclusive lock on path without waiting and
+// returns the open file that holds it: the lock lasts while that file, or
+// a copy of its descriptor in another process, stays open. Held by
+// another, it is EUNAVAILABLE.
+func tryLockFile(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, recall.Errorf(recall.EUNAVAILABLE, "%s is held by another process", path)
+		}
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	return f, nil
+}
+
+// holdsLock reports whether f is the file at path and holds its lock
+// (taking it again on the descriptor a parent handed over is a no-op
+// for the holder, a refusal for anyone else).
+func holdsLock(f *os.File, path string) bool {
+	fi, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	pi, err := os.Stat(path)
+	if err != nil || !os.SameFile(fi, pi) {
+		return false
+	}
+	return syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil
+}
+
+// releaseLock lets go of the lock f holds and closes it.
+func releaseLock(f *os.File) {
+	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	f.Close()
+}

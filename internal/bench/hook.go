@@ -42,6 +42,10 @@ type latencies struct {
 	Max    float64 `json:"max_ms"`
 	CPUP50 float64 `json:"cpu_p50_ms"`
 	CPUP95 float64 `json:"cpu_p95_ms"`
+	// Each run's wall and CPU milliseconds in the order run: where a
+	// tail comes from (which run, waiting or work) is not in quantiles.
+	WallMS []float64 `json:"wall_ms,omitempty"`
+	CPUMS  []float64 `json:"cpu_ms,omitempty"`
 }
 
 // quantiles returns the p50, p95 and maximum of ds in milliseconds.
@@ -54,6 +58,10 @@ func quantiles(ds []time.Duration) (p50, p95, top float64) {
 
 func summarise(wall, cpu []time.Duration) latencies {
 	l := latencies{Runs: len(wall)}
+	for i := range wall {
+		l.WallMS = append(l.WallMS, float64(wall[i].Microseconds())/1000)
+		l.CPUMS = append(l.CPUMS, float64(cpu[i].Microseconds())/1000)
+	}
 	l.P50, l.P95, l.Max = quantiles(wall)
 	l.CPUP50, l.CPUP95, _ = quantiles(cpu)
 	return l
