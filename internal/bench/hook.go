@@ -22,8 +22,10 @@ import (
 const HookHelp = `Build a temporary store with N synthetic observations (and some sessions
 and pins), then spawn this binary as 'recall hook claude' R times for a
 PostToolUse payload and R times for a SessionStart payload, and report wall
-time per process (p50, p95, max), start-up included. Targets at 100,000
-observations: PostToolUse p95 at most 25 ms, SessionStart at most 60 ms.
+time per process (p50, p95, max), start-up included, and its CPU time;
+--json also lists every run's wall and CPU milliseconds in the order run.
+Targets at 100,000 observations: PostToolUse p95 at most 25 ms,
+SessionStart at most 60 ms.
 
 The seeded observations span N minutes and none is rolled up, so every
 SessionStart catches up a rollup backlog within its budget, as after an
