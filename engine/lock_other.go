@@ -17,9 +17,8 @@ func LockFile(ctx context.Context, path string, wait time.Duration) (unlock func
 // tryLockFile holds nothing where advisory locks are not wired up.
 func tryLockFile(string) (*os.File, error) { return nil, nil }
 
-// holdsLock is false where advisory locks are not wired up: nothing is
-// handed over.
-func holdsLock(*os.File, string) bool { return false }
+// adoptLock takes nothing over where advisory locks are not wired up.
+func adoptLock(uintptr, string) *os.File { return nil }
 
 // releaseLock closes f.
 func releaseLock(f *os.File) { f.Close() }

@@ -67,19 +67,27 @@ func tryLockFile(path string) (*os.File, error) {
 	return f, nil
 }
 
-// holdsLock reports whether f is the file at path and holds its lock
-// (taking it again on the descriptor a parent handed over is a no-op
-// for the holder, a refusal for anyone else).
-func holdsLock(f *os.File, path string) bool {
-	fi, err := f.Stat()
-	if err != nil {
-		return false
+// adoptLock returns the descriptor fd, handed over by another process,
+// as a file if it is the file at path and holds its lock (taking it again
+// on the descriptor that holds it is a no-op, a refusal on any other);
+// nil otherwise, and fd is left alone.
+func adoptLock(fd uintptr, path string) *os.File {
+	var st syscall.Stat_t
+	if err := syscall.Fstat(int(fd), &st); err != nil {
+		return nil
 	}
 	pi, err := os.Stat(path)
-	if err != nil || !os.SameFile(fi, pi) {
-		return false
+	if err != nil {
+		return nil
 	}
-	return syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil
+	ps, ok := pi.Sys().(*syscall.Stat_t)
+	if !ok || ps.Dev != st.Dev || ps.Ino != st.Ino {
+		return nil
+	}
+	if syscall.Flock(int(fd), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+		return nil
+	}
+	return os.NewFile(fd, path)
 }
 
 // releaseLock lets go of the lock f holds and closes it.

@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -56,10 +57,19 @@ func TestEngine_DeferringStartKeepsTheUpkeepLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	if e.AdoptUpkeepLock(other) {
+	if e.AdoptUpkeepLock(other.Fd()) {
 		t.Fatal("a file that is not the upkeep lock was adopted")
 	}
-	if !e.AdoptUpkeepLock(lock) {
+	// The upkeep process's copy of the descriptor; the hook's is closed.
+	fd, err := syscall.Dup(int(lock.Fd()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lock.Close()
+	if free() {
+		t.Fatal("the lock went with the hook's copy of its descriptor")
+	}
+	if !e.AdoptUpkeepLock(uintptr(fd)) {
 		t.Fatal("the handed-over lock was not adopted")
 	}
 	e.SessionUpkeep(ctx, 0)

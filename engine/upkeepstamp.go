@@ -156,16 +156,16 @@ func (e *Engine) TakeUpkeepLock() *os.File {
 	return f
 }
 
-// AdoptUpkeepLock makes f, handed over by the session start that left
-// the upkeep, this process's upkeep lock. It reports false, adopting
-// nothing, unless f is the store's upkeep lock file and holds its lock;
-// the upkeep then takes the lock itself as before.
-func (e *Engine) AdoptUpkeepLock(f *os.File) bool {
-	if e.upkeepLock != nil || !holdsLock(f, filepath.Join(e.Location.Dir, UpkeepLockFile)) {
+// AdoptUpkeepLock makes the descriptor fd, handed over by the session
+// start that left the upkeep, this process's upkeep lock. It reports
+// false, leaving fd alone, unless fd is the store's upkeep lock file and
+// holds its lock; the upkeep then takes the lock itself as before.
+func (e *Engine) AdoptUpkeepLock(fd uintptr) bool {
+	if e.upkeepLock != nil {
 		return false
 	}
-	e.upkeepLock = f
-	return true
+	e.upkeepLock = adoptLock(fd, filepath.Join(e.Location.Dir, UpkeepLockFile))
+	return e.upkeepLock != nil
 }
 
 // lockUpkeep takes the upkeep lock, or the one this process was handed

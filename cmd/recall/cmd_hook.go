@@ -59,12 +59,13 @@ registers it.`,
 			ctx, cancel := context.WithTimeout(c.Context(), hookUpkeepTimeout)
 			defer cancel()
 			a.eng.YieldToHooks = true
-			lock := handedUpkeepLock()
+			fd, handed := handedUpkeepLock()
 			if err := a.open(ctx); err != nil {
 				return err
 			}
-			if lock != nil && !a.eng.AdoptUpkeepLock(lock) {
-				lock.Close()
+			if handed {
+				// Not the lock (a stray variable): the upkeep takes it.
+				_ = a.eng.AdoptUpkeepLock(fd)
 			}
 			a.eng.SessionUpkeepPaced(ctx, hookUpkeepSlice, hookUpkeepPause)
 			return nil

@@ -20,4 +20,4 @@ const handsLockOver = false
 
 func handUpkeepLock(*exec.Cmd, *os.File) {}
 
-func handedUpkeepLock() *os.File { return nil }
+func handedUpkeepLock() (uintptr, bool) { return 0, false }

@@ -37,18 +37,18 @@ func handUpkeepLock(cmd *exec.Cmd, lock *os.File) {
 	cmd.Env = append(os.Environ(), upkeepLockFDEnv+"=3")
 }
 
-// handedUpkeepLock is the upkeep lock the starting hook handed this
-// process, nil if none. The variable is cleared: nothing this process
-// starts inherits it.
-func handedUpkeepLock() *os.File {
+// handedUpkeepLock is the descriptor of the upkeep lock the starting
+// hook handed this process, if any. The variable is cleared: nothing this
+// process starts inherits it.
+func handedUpkeepLock() (uintptr, bool) {
 	v, ok := os.LookupEnv(upkeepLockFDEnv)
 	if !ok {
-		return nil
+		return 0, false
 	}
 	_ = os.Unsetenv(upkeepLockFDEnv)
 	fd, err := strconv.Atoi(v)
 	if err != nil || fd < 3 {
-		return nil
+		return 0, false
 	}
-	return os.NewFile(uintptr(fd), "upkeep.lock")
+	return uintptr(fd), true
 }
