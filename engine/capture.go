@@ -92,7 +92,7 @@ func (b bytesFirst) BuildContext(ctx context.Context, req recall.ContextRequest)
 func (e *Engine) heartbeatUpkeep() journal.Upkeep {
 	return journal.UpkeepFunc(func(ctx context.Context, _ time.Time) (int, error) {
 		if e.DeferUpkeep {
-			if e.upkeepDue(e.Now()) && !e.upkeepRunning() {
+			if e.upkeepDue(e.Now()) && e.claimUpkeep() {
 				e.upkeepDeferred.Store(true)
 			}
 			return 0, nil

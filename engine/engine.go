@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"sync/atomic"
 	"time"
@@ -44,6 +45,14 @@ type Engine struct {
 	// whether a session start left work.
 	DeferUpkeep    bool
 	upkeepDeferred atomic.Bool
+	// KeepUpkeepLock makes a deferring session start keep the upkeep lock
+	// it tried, for the upkeep process it leaves the work to
+	// (TakeUpkeepLock, AdoptUpkeepLock): with the lock let go of between
+	// the try and that process's start, the next hook's try found it free
+	// and started a second process, which opened the store only to find
+	// the lock taken, on the cores the hooks run on.
+	KeepUpkeepLock bool
+	upkeepLock     *os.File // the upkeep lock held for a run to come
 	// YieldToHooks makes each write transaction wait while hooks are at
 	// work on the store (see HookGate): the upkeep process a SessionStart
 	// hook leaves.
@@ -184,6 +193,10 @@ func (e *Engine) OpenAt(ctx context.Context, loc *Location, o OpenOptions) error
 
 // Close closes the store, if open.
 func (e *Engine) Close() {
+	if e.upkeepLock != nil { // kept and never handed over: let it go
+		releaseLock(e.upkeepLock)
+		e.upkeepLock = nil
+	}
 	if e.Store != nil {
 		e.Store.Close()
 		e.Store, e.mem, e.obs, e.vec, e.search = nil, nil, nil, nil, nil

@@ -47,3 +47,51 @@ func LockFile(ctx context.Context, path string, wait time.Duration) (unlock func
 		}
 	}
 }
+
+// tryLockFile takes the exclusive lock on path without waiting and
+// returns the open file that holds it: the lock lasts while that file, or
+// a copy of its descriptor in another process, stays open. Held by
+// another, it is EUNAVAILABLE.
+func tryLockFile(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, recall.Errorf(recall.EUNAVAILABLE, "%s is held by another process", path)
+		}
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	return f, nil
+}
+
+// adoptLock returns the descriptor fd, handed over by another process,
+// as a file if it is the file at path and holds its lock (taking it again
+// on the descriptor that holds it is a no-op, a refusal on any other);
+// nil otherwise, and fd is left alone.
+func adoptLock(fd uintptr, path string) *os.File {
+	var st syscall.Stat_t
+	if err := syscall.Fstat(int(fd), &st); err != nil {
+		return nil
+	}
+	pi, err := os.Stat(path)
+	if err != nil {
+		return nil
+	}
+	ps, ok := pi.Sys().(*syscall.Stat_t)
+	if !ok || ps.Dev != st.Dev || ps.Ino != st.Ino {
+		return nil
+	}
+	if syscall.Flock(int(fd), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+		return nil
+	}
+	return os.NewFile(fd, path)
+}
+
+// releaseLock lets go of the lock f holds and closes it.
+func releaseLock(f *os.File) {
+	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	f.Close()
+}

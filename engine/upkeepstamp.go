@@ -83,7 +83,7 @@ func (e *Engine) sessionUpkeep(ctx context.Context, slice, pause time.Duration) 
 	if !e.upkeepDue(e.Now()) {
 		return 0
 	}
-	unlock, err := LockFile(ctx, filepath.Join(e.Location.Dir, UpkeepLockFile), 0)
+	unlock, err := e.lockUpkeep(ctx)
 	if err != nil {
 		return 0 // another process is at it
 	}
@@ -125,6 +125,57 @@ func (e *Engine) upkeepRunning() bool {
 	}
 	unlock()
 	return false
+}
+
+// claimUpkeep reports whether a deferring session start leaves the
+// upkeep to a process of its own: not while another process holds the
+// upkeep lock. With KeepUpkeepLock the lock it tried stays held, for that
+// process (TakeUpkeepLock).
+func (e *Engine) claimUpkeep() bool {
+	if !e.KeepUpkeepLock {
+		return !e.upkeepRunning()
+	}
+	if e.upkeepLock != nil {
+		return true // an earlier start of this process holds it
+	}
+	f, err := tryLockFile(filepath.Join(e.Location.Dir, UpkeepLockFile))
+	if err != nil {
+		return recall.ErrorCode(err) != recall.EUNAVAILABLE
+	}
+	e.upkeepLock = f // nil where locks are not wired up
+	return true
+}
+
+// TakeUpkeepLock hands over the upkeep lock a deferring session start
+// kept (KeepUpkeepLock), nil if none: the caller passes the file to the
+// upkeep process it starts, which holds the lock from its first
+// instruction (AdoptUpkeepLock), and closes its own copy.
+func (e *Engine) TakeUpkeepLock() *os.File {
+	f := e.upkeepLock
+	e.upkeepLock = nil
+	return f
+}
+
+// AdoptUpkeepLock makes the descriptor fd, handed over by the session
+// start that left the upkeep, this process's upkeep lock. It reports
+// false, leaving fd alone, unless fd is the store's upkeep lock file and
+// holds its lock; the upkeep then takes the lock itself as before.
+func (e *Engine) AdoptUpkeepLock(fd uintptr) bool {
+	if e.upkeepLock != nil {
+		return false
+	}
+	e.upkeepLock = adoptLock(fd, filepath.Join(e.Location.Dir, UpkeepLockFile))
+	return e.upkeepLock != nil
+}
+
+// lockUpkeep takes the upkeep lock, or the one this process was handed
+// (AdoptUpkeepLock); the returned func lets go of it.
+func (e *Engine) lockUpkeep(ctx context.Context) (unlock func(), err error) {
+	if f := e.upkeepLock; f != nil {
+		e.upkeepLock = nil
+		return func() { releaseLock(f) }, nil
+	}
+	return LockFile(ctx, filepath.Join(e.Location.Dir, UpkeepLockFile), 0)
 }
 
 // UpkeepDeferred reports whether a session start under DeferUpkeep left

@@ -150,3 +150,27 @@ func TestFindObservations_PartialIndexStatusWritten(t *testing.T) {
 		}
 	}
 }
+
+// A session start reads the views' sessions twice, with and without
+// evicted sessions to add: one statement, prepared once, serves every
+// read.
+func TestFindViewSessions_PreparedOnce(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	s := NewSessionService(db)
+	for _, id := range []string{"s1", "s2"} {
+		if _, err := s.StartSession(ctx, &recall.Session{ID: id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := keptStmts(db)
+	for _, also := range [][]string{nil, {"s1"}, {"s1", "s2"}} {
+		got, err := s.FindViewSessions(ctx, 50, also)
+		if err != nil || len(got) != 2 {
+			t.Fatalf("FindViewSessions(50, %v): %d sessions, %v; want 2", also, len(got), err)
+		}
+	}
+	if added := keptStmts(db) - before; added != 1 {
+		t.Errorf("three reads of the views' sessions kept %d statements, want 1", added)
+	}
+}

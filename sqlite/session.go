@@ -246,7 +246,9 @@ func (s *SessionService) FindViewSessions(ctx context.Context, newest int, also 
 	if also == nil {
 		also = []string{}
 	}
-	rows, err := s.db.read.QueryContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE state != 'cold' OR id IN `+inList+`
+	// A session start reads them twice (the views' check, then after the
+	// start): through the kept statement, SQLite parses and plans it once.
+	rows, err := s.db.readQuery(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE state != 'cold' OR id IN `+inList+`
 		UNION SELECT * FROM (SELECT `+sessionColumns+` FROM sessions ORDER BY started_at DESC, id DESC LIMIT ?)
 		ORDER BY started_at DESC, id DESC`, jsonStrings(also), newest)
 	if err != nil {

@@ -59,8 +59,13 @@ registers it.`,
 			ctx, cancel := context.WithTimeout(c.Context(), hookUpkeepTimeout)
 			defer cancel()
 			a.eng.YieldToHooks = true
+			fd, handed := handedUpkeepLock()
 			if err := a.open(ctx); err != nil {
 				return err
+			}
+			if handed {
+				// Not the lock (a stray variable): the upkeep takes it.
+				_ = a.eng.AdoptUpkeepLock(fd)
 			}
 			a.eng.SessionUpkeepPaced(ctx, hookUpkeepSlice, hookUpkeepPause)
 			return nil
@@ -121,6 +126,14 @@ func (a *app) startUpkeep() error {
 	cmd := exec.Command(exe, args...)
 	cmd.Args[0] = "recall" // the name the binary (or a test harness) runs as
 	detach(cmd)
+	// The upkeep lock this hook kept goes to the process: held from its
+	// start, so the next hook's session start leaves no second one. The
+	// hook's copy is closed once the process has its own; if it never
+	// starts, that lets go of the lock.
+	if lock := a.eng.TakeUpkeepLock(); lock != nil {
+		defer lock.Close()
+		handUpkeepLock(cmd, lock)
+	}
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start the session upkeep: %w", err)
 	}
@@ -155,6 +168,7 @@ func (a *app) runClaudeHook(ctx context.Context) {
 		// of its own: with a rollup backlog it cost the hook more than
 		// the rest of the session start.
 		a.eng.DeferUpkeep = os.Getenv(hookUpkeepEnv) != "inline"
+		a.eng.KeepUpkeepLock = a.eng.DeferUpkeep && handsLockOver
 	}
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()

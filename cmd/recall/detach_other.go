@@ -2,7 +2,10 @@
 
 package main
 
-import "os/exec"
+import (
+	"os"
+	"os/exec"
+)
 
 // detach leaves cmd as it is where sessions are not a Unix notion; its
 // stdio is nil (the null device) all the same.
@@ -10,3 +13,11 @@ func detach(*exec.Cmd) {}
 
 // yieldCPU does nothing where priorities are not set this way.
 func yieldCPU(int) {}
+
+// handsLockOver: no descriptor is handed to the upkeep process here (nor
+// are advisory locks wired up); it takes the lock itself.
+const handsLockOver = false
+
+func handUpkeepLock(*exec.Cmd, *os.File) {}
+
+func handedUpkeepLock() (uintptr, bool) { return 0, false }

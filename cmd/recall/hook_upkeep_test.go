@@ -21,41 +21,8 @@ import (
 // nothing is lost.
 func TestHook_UpkeepAfterReply(t *testing.T) {
 	t.Setenv(hookUpkeepEnv, "")
-	// Not t.TempDir: the detached process may still be closing the store
-	// when the test ends, so removal is retried.
-	store, err := os.MkdirTemp("", "recall-hook-upkeep-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		for i := 0; i < 100 && os.RemoveAll(store) != nil; i++ {
-			time.Sleep(100 * time.Millisecond)
-		}
-	})
-	ctx := context.Background()
-	seed := newApp(nil, io.Discard, io.Discard)
-	seed.eng.StoreFlag = store
-	if err := seed.openForWrite(ctx); err != nil {
-		t.Fatal(err)
-	}
-	day := seed.eng.Now().Truncate(24*time.Hour).AddDate(0, 0, -10)
-	if err := seed.eng.Observe(ctx, []*recall.Observation{
-		{Type: recall.ObsCommand, Session: "old", Content: "make build", At: day},
-		{Type: recall.ObsCommand, Session: "old", Content: "go test ./...", At: day.Add(time.Minute)},
-	}); err != nil {
-		t.Fatal(err)
-	}
-	seed.close()
-
-	var out, errOut bytes.Buffer
-	a := newApp(strings.NewReader(`{"session_id":"s1","hook_event_name":"SessionStart","source":"startup"}`), &out, &errOut)
-	if code := a.execute(ctx, []string{"--store", store, "hook", "claude"}); code != 0 {
-		t.Fatalf("hook: exit %d: %s", code, errOut.String())
-	}
-	if !strings.Contains(out.String(), `"hookEventName":"SessionStart"`) {
-		t.Fatalf("hook replied %q", out.String())
-	}
-	if !a.eng.UpkeepDeferred() {
+	store := newBacklogStore(t)
+	if a := runSessionStartHook(t, store, "s1"); !a.eng.UpkeepDeferred() {
 		t.Fatal("the hook ran the session upkeep before replying")
 	}
 
@@ -71,6 +38,62 @@ func TestHook_UpkeepAfterReply(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	checkRolledUp(t, store)
+}
+
+// newBacklogStore creates a store holding a rollup backlog (two
+// observations ten days old). Not in t.TempDir: a detached upkeep process
+// may still be closing the store when the test ends, so removal is
+// retried.
+func newBacklogStore(t *testing.T) string {
+	t.Helper()
+	store, err := os.MkdirTemp("", "recall-hook-upkeep-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for i := 0; i < 100 && os.RemoveAll(store) != nil; i++ {
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
+	ctx := context.Background()
+	seed := newApp(nil, io.Discard, io.Discard)
+	seed.eng.StoreFlag = store
+	if err := seed.openForWrite(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer seed.close()
+	day := seed.eng.Now().Truncate(24*time.Hour).AddDate(0, 0, -10)
+	if err := seed.eng.Observe(ctx, []*recall.Observation{
+		{Type: recall.ObsCommand, Session: "old", Content: "make build", At: day},
+		{Type: recall.ObsCommand, Session: "old", Content: "go test ./...", At: day.Add(time.Minute)},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return store
+}
+
+// runSessionStartHook runs 'recall hook claude' in process with a
+// SessionStart payload for session id and checks that it replied with a
+// context.
+func runSessionStartHook(t *testing.T, store, id string) *app {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	a := newApp(strings.NewReader(`{"session_id":"`+id+`","hook_event_name":"SessionStart","source":"startup"}`), &out, &errOut)
+	if code := a.execute(context.Background(), []string{"--store", store, "hook", "claude"}); code != 0 {
+		t.Fatalf("hook: exit %d: %s", code, errOut.String())
+	}
+	if !strings.Contains(out.String(), `"hookEventName":"SessionStart"`) {
+		t.Fatalf("hook replied %q", out.String())
+	}
+	return a
+}
+
+// checkRolledUp fails t unless the store holds rollups: the backlog was
+// rolled up.
+func checkRolledUp(t *testing.T, store string) {
+	t.Helper()
+	ctx := context.Background()
 	check := newApp(nil, io.Discard, io.Discard)
 	check.eng.StoreFlag = store
 	if err := check.open(ctx); err != nil {

@@ -22,8 +22,10 @@ import (
 const HookHelp = `Build a temporary store with N synthetic observations (and some sessions
 and pins), then spawn this binary as 'recall hook claude' R times for a
 PostToolUse payload and R times for a SessionStart payload, and report wall
-time per process (p50, p95, max), start-up included. Targets at 100,000
-observations: PostToolUse p95 at most 25 ms, SessionStart at most 60 ms.
+time per process (p50, p95, max), start-up included, and its CPU time;
+--json also lists every run's wall and CPU milliseconds in the order run.
+Targets at 100,000 observations: PostToolUse p95 at most 25 ms,
+SessionStart at most 60 ms.
 
 The seeded observations span N minutes and none is rolled up, so every
 SessionStart catches up a rollup backlog within its budget, as after an
@@ -42,6 +44,10 @@ type latencies struct {
 	Max    float64 `json:"max_ms"`
 	CPUP50 float64 `json:"cpu_p50_ms"`
 	CPUP95 float64 `json:"cpu_p95_ms"`
+	// Each run's wall and CPU milliseconds in the order run: where a
+	// tail comes from (which run, waiting or work) is not in quantiles.
+	WallMS []float64 `json:"wall_ms,omitempty"`
+	CPUMS  []float64 `json:"cpu_ms,omitempty"`
 }
 
 // quantiles returns the p50, p95 and maximum of ds in milliseconds.
@@ -54,6 +60,10 @@ func quantiles(ds []time.Duration) (p50, p95, top float64) {
 
 func summarise(wall, cpu []time.Duration) latencies {
 	l := latencies{Runs: len(wall)}
+	for i := range wall {
+		l.WallMS = append(l.WallMS, float64(wall[i].Microseconds())/1000)
+		l.CPUMS = append(l.CPUMS, float64(cpu[i].Microseconds())/1000)
+	}
 	l.P50, l.P95, l.Max = quantiles(wall)
 	l.CPUP50, l.CPUP95, _ = quantiles(cpu)
 	return l
