@@ -87,6 +87,10 @@ func adoptLock(fd uintptr, path string) *os.File {
 	if syscall.Flock(int(fd), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
 		return nil
 	}
+	// Handed over without close-on-exec (that is how it crossed the exec):
+	// set it again, or any program this process starts would keep the
+	// store's upkeep lock alive after the upkeep ends.
+	syscall.CloseOnExec(int(fd))
 	return os.NewFile(fd, path)
 }
 

@@ -60,6 +60,16 @@ func TestEngine_DeferringStartKeepsTheUpkeepLock(t *testing.T) {
 	if e.AdoptUpkeepLock(other.Fd()) {
 		t.Fatal("a file that is not the upkeep lock was adopted")
 	}
+	// Another descriptor on the same file, while the kept lock holds it,
+	// is the file but not its lock.
+	again, err := os.OpenFile(lockPath, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if e.AdoptUpkeepLock(again.Fd()) {
+		t.Fatal("a descriptor on the lock's file that does not hold the lock was adopted")
+	}
 	// The upkeep process's copy of the descriptor; the hook's is closed.
 	fd, err := syscall.Dup(int(lock.Fd()))
 	if err != nil {
@@ -71,6 +81,10 @@ func TestEngine_DeferringStartKeepsTheUpkeepLock(t *testing.T) {
 	}
 	if !e.AdoptUpkeepLock(uintptr(fd)) {
 		t.Fatal("the handed-over lock was not adopted")
+	}
+	// Adopted, it must not pass on to programs the upkeep would start.
+	if flags, _, errno := syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_GETFD, 0); errno != 0 || flags&syscall.FD_CLOEXEC == 0 {
+		t.Fatalf("the adopted lock's descriptor is inherited across exec (flags %#x, %v)", flags, errno)
 	}
 	e.SessionUpkeep(ctx, 0)
 	if _, err := os.Stat(stamp); err != nil {
