@@ -21,8 +21,9 @@ import (
 // the log is SQLite's ln() (C's log, as bm25()'s; Go's math.Log differs
 // in the last bit for some arguments). A phrase a row lacks adds +0.0.
 //
-// The lengths are read once (100,000 rows: ~42 CPU-ms) and only when a
-// process has searched one index version often enough (lengthsAfter), so that
+// The lengths are read once (100,000 rows: ~42 CPU-ms), a chunk a
+// search (lengthsChunk), and only when a process has searched one index
+// version often enough (lengthsAfter), so that
 // a process that searches once (a CLI search, a hook) never pays for
 // them, and a store written between searches scores with bm25() as
 // before. A search that scores only the newest rows of a common word

@@ -20,6 +20,13 @@ const (
 	rowsPerSearchSaved = 3000
 )
 
+// lengthsChunk is the most rows' lengths one search reads. The read
+// grows with the rows (~0.43 CPU-µs a row: 434 CPU-ms at a million),
+// and one search paying it all is a spike in a served store's tail;
+// read from the lengthsAfter-th search on a chunk a search, each pays
+// ~14 CPU-ms, and the searches between score with bm25() as before.
+const lengthsChunk = 32768
+
 // lengthsAfter is how many searches of m's version read the lengths.
 func (l *ftsLengths) lengthsAfter(m ftsMatch) int {
 	if l.after != 0 {
@@ -41,13 +48,20 @@ type ftsLengths struct {
 	searches map[string]int
 	never    []byte // a version whose rows cannot be held (readLengths)
 	reading  bool
-	reads    int // lengths read (tests count them)
+	reads    int // chunks of lengths read (tests count them)
 	after    int // lengthsAfter's searches; tests set it (< 0: never score oneself)
+	chunk    int // rows a read; 0: lengthsChunk (tests set it)
+	// part is the lengths read so far, of rowids below next, at version
+	// partVersion (each chunk confirmed at it by the search that read it).
+	part        []int32
+	partVersion []byte
+	next        int64
 	// store is whether the store's full-text table is tokenized as the
 	// query words are (storeTokenized): 0 unknown, 1 yes, -1 no.
 	store int
 
 	words    heldWords // see ownRankNewest
+	wordRows int       // tests: wordReadAfter's rows a search (0: wordRowsPerSearchSaved)
 	afterAsk func()    // tests: called as a search has asked for a word (heldWord)
 }
 
@@ -85,17 +99,25 @@ func (s *MemoryService) rowLengths(ctx context.Context, m ftsMatch) []int32 {
 	}
 	l.searches[key]++
 	read := l.searches[key] >= l.lengthsAfter(m) && !l.reading
+	var part []int32
+	var from int64
 	if read {
 		l.reading = true
 		l.reads++
+		// The chunks read at v so far go on; another version's are
+		// dropped only once this chunk confirms v is the index's.
+		if bytes.Equal(l.partVersion, v) {
+			part, from = l.part, l.next
+		}
+	}
+	chunk := l.chunk
+	if chunk <= 0 {
+		chunk = lengthsChunk
 	}
 	l.mu.Unlock()
 	if !read {
 		return nil
 	}
-	var lens []int32
-	var never bool
-	var err error
 	defer func() {
 		// Deferred so that a panic in the read (recovered by the servers)
 		// cannot leave the lengths never read again.
@@ -103,35 +125,45 @@ func (s *MemoryService) rowLengths(ctx context.Context, m ftsMatch) []int32 {
 		l.reading = false
 		l.mu.Unlock()
 	}()
-	lens, never, err = s.readLengths(ctx, m)
+	lens, next, never, err := s.readLengths(ctx, m, part, from, chunk)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if never {
 		// Read again at each later search, they would be thrown away
 		// again: the version is bm25()'s.
 		l.never = v
+		l.part, l.partVersion = nil, nil
 		delete(l.searches, key)
 	}
 	if err != nil || lens == nil {
 		return nil
 	}
+	if next >= 0 { // more rows to read: the next search of v reads on
+		l.part, l.partVersion, l.next = lens, v, next
+		return nil
+	}
 	l.version, l.lens = v, lens
+	l.part, l.partVersion = nil, nil
 	delete(l.searches, key)
 	return lens
 }
 
-// lengthsQuery reads every row's length record (a variable: a test
-// makes it fail).
-var lengthsQuery = `SELECT id, sz FROM memories_fts_docsize`
+// lengthsQuery reads the length records of at most ?2 rows from the
+// rowid ?1 on, by rowid (a variable: a test makes it fail).
+var lengthsQuery = `SELECT id, sz FROM memories_fts_docsize WHERE id >= ?1 ORDER BY id LIMIT ?2`
 
-// readLengths reads every row's length, or nil when the index is no
-// longer m's after the read (the read is then of another version), or
-// when m's version has rows it cannot hold (never): a rowid past what an
-// []int32 by rowid of its rows should hold, or a record it cannot parse.
-func (s *MemoryService) readLengths(ctx context.Context, m ftsMatch) (lens []int32, never bool, err error) {
-	rows, err := s.db.read.QueryContext(ctx, lengthsQuery)
+// readLengths reads the lengths of at most chunk rows from the rowid
+// from on into lens (those of the rowids below from, read at m's
+// version), and returns them with the rowid to read on from (next), or
+// next < 0 when every row's is read. It returns nil when the index is
+// no longer m's after the read (the read is then of another version),
+// or when m's version has rows it cannot hold (never): a rowid past
+// what an []int32 by rowid of its rows should hold, or a record it
+// cannot parse.
+func (s *MemoryService) readLengths(ctx context.Context, m ftsMatch, lens []int32, from int64, chunk int) (_ []int32, next int64, never bool, err error) {
+	rows, err := s.db.read.QueryContext(ctx, lengthsQuery, from, chunk)
 	if err != nil {
-		return nil, false, fmt.Errorf("search: %w", err)
+		return nil, 0, false, fmt.Errorf("search: %w", err)
 	}
 	defer rows.Close()
 	// A rowid far past the row count (many rows deleted, or set by
@@ -139,15 +171,17 @@ func (s *MemoryService) readLengths(ctx context.Context, m ftsMatch) (lens []int
 	// before it is allocated, past 16 MiB of lengths (4 Mi rows) or four
 	// times the rows, whichever is more.
 	maxID := min(max(4*m.rows+1024, 1<<22), math.MaxInt32)
-	lens = make([]int32, 0, m.rows+1)
-	held := true
+	if lens == nil {
+		lens = make([]int32, 0, m.rows+1)
+	}
+	held, n := true, 0
 	for held && rows.Next() {
 		var id int64
 		var sz sql.RawBytes
 		if err := rows.Scan(&id, &sz); err != nil {
-			return nil, false, fmt.Errorf("search: %w", err)
+			return nil, 0, false, fmt.Errorf("search: %w", err)
 		}
-		if id < 0 || id > maxID {
+		if id < from || id > maxID {
 			held = false
 			break
 		}
@@ -155,19 +189,23 @@ func (s *MemoryService) readLengths(ctx context.Context, m ftsMatch) (lens []int
 			lens = append(lens, -1)
 		}
 		lens[id], held = docTokens(sz)
+		n++
 	}
 	if err := rows.Err(); err != nil {
-		return nil, false, fmt.Errorf("search: %w", err)
+		return nil, 0, false, fmt.Errorf("search: %w", err)
 	}
 	rows.Close()
 	same, err := s.indexUnchanged(ctx, m)
 	if err != nil || !same {
-		return nil, false, err
+		return nil, 0, false, err
 	}
 	if !held {
-		return nil, true, nil
+		return nil, 0, true, nil
 	}
-	return lens, false, nil
+	if n < chunk {
+		return lens, -1, false, nil
+	}
+	return lens, int64(len(lens)), false, nil
 }
 
 // docTokens sums the varints of a docsize record (one per column): the
