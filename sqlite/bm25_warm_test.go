@@ -6,6 +6,24 @@ import (
 	"testing"
 )
 
+// The lengths' first chunk is read early enough that the last is read
+// at the search that read them all in one: max(32, rows / 3,000).
+func TestLengthsAfter_HeldAtTheSameSearch(t *testing.T) {
+	var l ftsLengths
+	for _, c := range []struct {
+		rows int64
+		want int
+	}{
+		{200, 32},      // one chunk
+		{100000, 30},   // four chunks, the last at 33
+		{1000000, 303}, // 31 chunks, the last at 333
+	} {
+		if got := l.lengthsAfter(ftsMatch{rows: c.rows}); got != c.want {
+			t.Errorf("%d rows: first chunk at search %d, want %d", c.rows, got, c.want)
+		}
+	}
+}
+
 // A common word's rows are read at the search of it that the read pays
 // for, estimated from its newest rows' span: at a million rows a word in
 // most of them waits for several searches, at 100,000 for the second.

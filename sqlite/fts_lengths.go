@@ -23,16 +23,20 @@ const (
 // lengthsChunk is the most rows' lengths one search reads. The read
 // grows with the rows (~0.43 CPU-µs a row: 434 CPU-ms at a million),
 // and one search paying it all is a spike in a served store's tail;
-// read from the lengthsAfter-th search on a chunk a search, each pays
-// ~14 CPU-ms, and the searches between score with bm25() as before.
+// read a chunk a search, each pays ~14 CPU-ms, and the searches score
+// with bm25() until the last chunk is read.
 const lengthsChunk = 32768
 
-// lengthsAfter is how many searches of m's version read the lengths.
+// lengthsAfter is the search of m's version that reads the first chunk
+// of the lengths: as many searches before the one that held them all
+// when they were read in one, as there are chunks, so that they are
+// held at the same search.
 func (l *ftsLengths) lengthsAfter(m ftsMatch) int {
 	if l.after != 0 {
 		return l.after
 	}
-	return max(ownLengthsAfter, int(m.rows/rowsPerSearchSaved))
+	all := max(ownLengthsAfter, int(m.rows/rowsPerSearchSaved))
+	return max(1, all-int(m.rows/lengthsChunk))
 }
 
 // ftsLengths are every row's length (tokens over all columns, by rowid)
