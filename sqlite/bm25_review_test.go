@@ -55,7 +55,7 @@ func TestOwnRank_LengthsReadFailureFallsBack(t *testing.T) {
 	s, _, _ := ownStore(t, 4, 200)
 	s.db.lengths.after = 1
 	q := lengthsQuery
-	lengthsQuery = `SELECT id, sz FROM no_such_docsize WHERE id >= ?1 LIMIT ?2`
+	lengthsQuery = `SELECT group_concat(id), group_concat(sz, ""), 0 FROM no_such_docsize WHERE id >= ?1 AND id < ?2`
 	t.Cleanup(func() { lengthsQuery = q })
 	leftToBM25(t, s, "with the lengths unreadable")
 }
