@@ -7,7 +7,7 @@ import (
 )
 
 // The lengths' first chunk is read early enough that the last is read
-// at the search that read them all in one: max(32, rows / 3,000).
+// at the search that would read them all in one: max(32, rows / 6,000).
 func TestLengthsAfter_HeldAtTheSameSearch(t *testing.T) {
 	var l ftsLengths
 	for _, c := range []struct {
@@ -15,8 +15,8 @@ func TestLengthsAfter_HeldAtTheSameSearch(t *testing.T) {
 		want int
 	}{
 		{200, 32},      // one chunk
-		{100000, 30},   // four chunks, the last at 33
-		{1000000, 303}, // 31 chunks, the last at 333
+		{100000, 29},   // four chunks, the last at 32
+		{1000000, 136}, // 31 chunks, the last at 166
 	} {
 		if got := l.lengthsAfter(ftsMatch{rows: c.rows}); got != c.want {
 			t.Errorf("%d rows: first chunk at search %d, want %d", c.rows, got, c.want)

@@ -12,12 +12,15 @@ import (
 // ownLengthsAfter is the fewest searches of one index version a process
 // runs with bm25() before it reads every row's length, and
 // rowsPerSearchSaved the rows whose reading costs what one search
-// scored by the process saves (at 100,000 rows: ~42 CPU-ms to read,
-// ~1.2 CPU-ms saved a search, median of the benchmark's questions), so
-// that on any store the read waits for the searches that pay for it.
+// scored by the process saves, so that on any store the read waits for
+// the searches that pay for it: at 100,000 rows ~18 CPU-ms to read (in
+// chunks, TestLengthsReadFigures) and ~1.2 CPU-ms saved a search
+// (median of the benchmark's questions), at 1,000,000 ~170 and ~3.4.
+// (A row of the driver a rowid, the read before the chunks, cost twice
+// that: 3,000 rows a search then.)
 const (
 	ownLengthsAfter    = 32
-	rowsPerSearchSaved = 3000
+	rowsPerSearchSaved = 6000
 )
 
 // lengthsChunk is the most rows' lengths one search reads. The read
