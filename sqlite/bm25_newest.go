@@ -16,7 +16,9 @@ import (
 // the benchmark's 1,000 questions are such searches, over 24 words), so
 // the process holds, per index version, each such word's newest rows
 // with their weighted counts and its IDF, read at the word's second
-// search of the version; then a search of it scores only those rows.
+// search of the version or, on a store where the word has more rows to
+// walk, later (wordReadAfter); then a search of it scores only those
+// rows.
 
 // wordsAfter is the earliest search of a word, at one index version,
 // that reads its rows: the first is bm25()'s, so that a word asked once
