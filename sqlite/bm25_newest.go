@@ -28,8 +28,8 @@ const wordsAfter = 2
 
 // wordRowsPerSearchSaved is the rows of a word whose read costs what one
 // search of its newest rows scored by the process saves over bm25(): at
-// 1,000,000 memories "jio" (842,719 rows) took ~140 CPU-ms to read, and
-// a search of its newest rows 32.6 CPU-ms with bm25() against ~1 held.
+// 1,000,000 memories "jio" (842,719 rows) took ~160 CPU-ms to read, and
+// a search of its newest rows ~30 CPU-ms with bm25() against ~1 held.
 // At 100,000 no word has the rows to wait past wordsAfter.
 const wordRowsPerSearchSaved = 150000
 
