@@ -179,7 +179,9 @@ func TestRowLengths_OlderVersionKeepsTheNewersCount(t *testing.T) {
 func TestRowLengths_UnholdableVersionReadOnce(t *testing.T) {
 	for name, write := range map[string]string{
 		"record": `UPDATE memories_fts_docsize SET sz = x'ff' WHERE id = (SELECT min(id) FROM memories_fts_docsize)`,
-		"rowid":  `INSERT INTO memories_fts(rowid, title, content, tags) VALUES (5000000, 'w1x', 'w1x', '')`,
+		// Past the 31 bytes lengthsQuery gives a record's length in.
+		"long record": `UPDATE memories_fts_docsize SET sz = zeroblob(40) WHERE id = (SELECT min(id) FROM memories_fts_docsize)`,
+		"rowid":       `INSERT INTO memories_fts(rowid, title, content, tags) VALUES (5000000, 'w1x', 'w1x', '')`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
