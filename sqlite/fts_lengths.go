@@ -23,11 +23,11 @@ const (
 	rowsPerSearchSaved = 6000
 )
 
-// lengthsChunk is the most rows' lengths one search reads. The read
-// grows with the rows (~0.43 CPU-µs a row: 434 CPU-ms at a million),
-// and one search paying it all is a spike in a served store's tail;
-// read a chunk a search, each pays ~14 CPU-ms, and the searches score
-// with bm25() until the last chunk is read.
+// lengthsChunk is the most rowids' lengths one search reads. The read
+// grows with the rows (at a million ~170 CPU-ms, 434 as a row of the
+// driver a rowid), and one search paying it all is a spike in a served
+// store's tail; read a chunk a search, each pays ≤ ~10 CPU-ms, and the
+// searches score with bm25() until the last chunk is read.
 const lengthsChunk = 32768
 
 // lengthsAfter is the search of m's version that reads the first chunk
@@ -57,7 +57,7 @@ type ftsLengths struct {
 	reading  bool
 	reads    int // chunks of lengths read (tests count them)
 	after    int // lengthsAfter's searches; tests set it (< 0: never score oneself)
-	chunk    int // rows a read; 0: lengthsChunk (tests set it)
+	chunk    int // rowids a read; 0: lengthsChunk (tests set it)
 	// part is the lengths read so far, of rowids below next, at version
 	// partVersion (each chunk confirmed at it by the search that read it).
 	part        []int32
@@ -158,8 +158,9 @@ func (s *MemoryService) rowLengths(ctx context.Context, m ftsMatch) []int32 {
 // lengthsQuery reads the rows from the rowid ?1 below ?2, each rowid ×
 // 32 + its length record's bytes (31: more), and their records one
 // after another, each as one value; and the largest rowid (a variable:
-// a test makes it fail). A row of the driver a rowid cost three times
-// the values (at a million rows: 414 CPU-ms against ~130).
+// a test makes it fail). A row of the driver a rowid cost twice the
+// values, parsed and checked (at a million rows: 372–392 CPU-ms against
+// 161–171 in chunks, TestLengthsReadFigures).
 var lengthsQuery = `SELECT group_concat(id * 32 + min(length(sz), 31), ','), group_concat(sz, ''),
 	(SELECT max(id) FROM memories_fts_docsize) FROM memories_fts_docsize WHERE id >= ?1 AND id < ?2`
 
