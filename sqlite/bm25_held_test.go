@@ -70,7 +70,7 @@ func TestHeldWords_WordsBounded(t *testing.T) {
 	if l.words.whole.words["runner"] == nil || l.words.whole.rows != maxHeldRows/2+1 {
 		t.Fatalf("a word held after the start over: %v, %d rows", l.words.whole.words["runner"], l.words.whole.rows)
 	}
-	if got, read := l.heldWord(v, "jio", 5); got != common || read {
+	if got, read := l.heldWord(v, "jio", 5, wordsAfter); got != common || read {
 		t.Fatalf("the common word's rows after the whole words started over: %v, read %v", got, read)
 	}
 }

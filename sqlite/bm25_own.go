@@ -21,8 +21,9 @@ import (
 // the log is SQLite's ln() (C's log, as bm25()'s; Go's math.Log differs
 // in the last bit for some arguments). A phrase a row lacks adds +0.0.
 //
-// The lengths are read once (100,000 rows: ~42 CPU-ms) and only when a
-// process has searched one index version often enough (lengthsAfter), so that
+// The lengths are read once (100,000 rows: ~42 CPU-ms), a chunk a
+// search (lengthsChunk), and only when a process has searched one index
+// version often enough (lengthsAfter), so that
 // a process that searches once (a CLI search, a hook) never pays for
 // them, and a store written between searches scores with bm25() as
 // before. A search that scores only the newest rows of a common word
@@ -155,18 +156,14 @@ func termInstances(ctx context.Context, st *sql.Stmt, known int, from int64, arg
 	list = []termRows{}
 	last := int64(-1)
 	for len(text) > 0 {
-		var v int64
-		i := 0
-		for ; i < len(text) && text[i] != ','; i++ {
-			if text[i] < '0' || text[i] > '9' || v > math.MaxInt64/10-9 {
-				return nil, 0, nil
-			}
-			v = v*10 + int64(text[i]-'0')
+		v, rest, ok := commaInt(text)
+		if !ok {
+			return nil, 0, nil
 		}
-		text = text[min(i+1, len(text)):]
+		text = rest
 		doc, w := v>>2, columnWeights[v&3]
 		switch {
-		case i == 0 || doc < last || doc >= int64(known):
+		case doc < last || doc >= int64(known):
 			// Not by rowid (the table gives them so), or past the
 			// lengths (another version's): bm25() scores.
 			return nil, 0, nil
@@ -185,6 +182,20 @@ func termInstances(ctx context.Context, st *sql.Stmt, known int, from int64, arg
 		return nil, 0, fmt.Errorf("search: %w", err)
 	}
 	return list, hits, nil
+}
+
+// commaInt parses the decimal number text begins with, up to a comma or
+// its end, and returns the text after the comma; ok is false when there
+// is no such number (no digit, another character, past an int64).
+func commaInt(text []byte) (v int64, rest []byte, ok bool) {
+	i := 0
+	for ; i < len(text) && text[i] != ','; i++ {
+		if text[i] < '0' || text[i] > '9' || v > math.MaxInt64/10-9 {
+			return 0, nil, false
+		}
+		v = v*10 + int64(text[i]-'0')
+	}
+	return v, text[min(i+1, len(text)):], i > 0
 }
 
 // scoreLists scores the rows of the phrases' lists (each in rowid order)

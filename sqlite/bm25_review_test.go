@@ -55,7 +55,7 @@ func TestOwnRank_LengthsReadFailureFallsBack(t *testing.T) {
 	s, _, _ := ownStore(t, 4, 200)
 	s.db.lengths.after = 1
 	q := lengthsQuery
-	lengthsQuery = `SELECT id, sz FROM no_such_docsize`
+	lengthsQuery = `SELECT group_concat(id), group_concat(sz, ""), 0 FROM no_such_docsize WHERE id >= ?1 AND id < ?2`
 	t.Cleanup(func() { lengthsQuery = q })
 	leftToBM25(t, s, "with the lengths unreadable")
 }
@@ -135,11 +135,11 @@ func TestHeldWords_OlderVersionKeepsTheNewer(t *testing.T) {
 	w := &heldWord{from: 5, rows: []termRows{{doc: 6, f: 1}}}
 	l.hold(v2, "run", w)
 	for range wordsAfter + 1 {
-		if got, _ := l.heldWord(v1, "run", 5); got != nil {
+		if got, _ := l.heldWord(v1, "run", 5, wordsAfter); got != nil {
 			t.Fatal("the newer version's rows given to a search of the older")
 		}
 	}
-	if got, read := l.heldWord(v2, "run", 5); got != w || read {
+	if got, read := l.heldWord(v2, "run", 5, wordsAfter); got != w || read {
 		t.Fatalf("the newer version's word after a search of the older: %v, read %v", got, read)
 	}
 }
@@ -179,7 +179,9 @@ func TestRowLengths_OlderVersionKeepsTheNewersCount(t *testing.T) {
 func TestRowLengths_UnholdableVersionReadOnce(t *testing.T) {
 	for name, write := range map[string]string{
 		"record": `UPDATE memories_fts_docsize SET sz = x'ff' WHERE id = (SELECT min(id) FROM memories_fts_docsize)`,
-		"rowid":  `INSERT INTO memories_fts(rowid, title, content, tags) VALUES (5000000, 'w1x', 'w1x', '')`,
+		// Past the 31 bytes lengthsQuery gives a record's length in.
+		"long record": `UPDATE memories_fts_docsize SET sz = zeroblob(40) WHERE id = (SELECT min(id) FROM memories_fts_docsize)`,
+		"rowid":       `INSERT INTO memories_fts(rowid, title, content, tags) VALUES (5000000, 'w1x', 'w1x', '')`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()

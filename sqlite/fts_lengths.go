@@ -12,20 +12,34 @@ import (
 // ownLengthsAfter is the fewest searches of one index version a process
 // runs with bm25() before it reads every row's length, and
 // rowsPerSearchSaved the rows whose reading costs what one search
-// scored by the process saves (at 100,000 rows: ~42 CPU-ms to read,
-// ~1.2 CPU-ms saved a search, median of the benchmark's questions), so
-// that on any store the read waits for the searches that pay for it.
+// scored by the process saves, so that on any store the read waits for
+// the searches that pay for it: at 100,000 rows ~18 CPU-ms to read (in
+// chunks, TestLengthsReadFigures) and ~1.2 CPU-ms saved a search
+// (median of the benchmark's questions), at 1,000,000 ~170 and ~3.4.
+// (A row of the driver a rowid, the read before the chunks, cost twice
+// that: 3,000 rows a search then.)
 const (
 	ownLengthsAfter    = 32
-	rowsPerSearchSaved = 3000
+	rowsPerSearchSaved = 6000
 )
 
-// lengthsAfter is how many searches of m's version read the lengths.
+// lengthsChunk is the most rowids' lengths one search reads. The read
+// grows with the rows (at a million ~170 CPU-ms, 434 as a row of the
+// driver a rowid), and one search paying it all is a spike in a served
+// store's tail; read a chunk a search, each pays ≤ ~10 CPU-ms, and the
+// searches score with bm25() until the last chunk is read.
+const lengthsChunk = 32768
+
+// lengthsAfter is the search of m's version that reads the first chunk
+// of the lengths: as many searches before the one that held them all
+// when they were read in one, as there are chunks, so that they are
+// held at the same search.
 func (l *ftsLengths) lengthsAfter(m ftsMatch) int {
 	if l.after != 0 {
 		return l.after
 	}
-	return max(ownLengthsAfter, int(m.rows/rowsPerSearchSaved))
+	all := max(ownLengthsAfter, int(m.rows/rowsPerSearchSaved))
+	return max(1, all-int(m.rows/lengthsChunk))
 }
 
 // ftsLengths are every row's length (tokens over all columns, by rowid)
@@ -41,13 +55,20 @@ type ftsLengths struct {
 	searches map[string]int
 	never    []byte // a version whose rows cannot be held (readLengths)
 	reading  bool
-	reads    int // lengths read (tests count them)
+	reads    int // chunks of lengths read (tests count them)
 	after    int // lengthsAfter's searches; tests set it (< 0: never score oneself)
+	chunk    int // rowids a read; 0: lengthsChunk (tests set it)
+	// part is the lengths read so far, of rowids below next, at version
+	// partVersion (each chunk confirmed at it by the search that read it).
+	part        []int32
+	partVersion []byte
+	next        int64
 	// store is whether the store's full-text table is tokenized as the
 	// query words are (storeTokenized): 0 unknown, 1 yes, -1 no.
 	store int
 
 	words    heldWords // see ownRankNewest
+	wordRows int       // tests: wordReadAfter's rows a search (0: wordRowsPerSearchSaved)
 	afterAsk func()    // tests: called as a search has asked for a word (heldWord)
 }
 
@@ -85,17 +106,25 @@ func (s *MemoryService) rowLengths(ctx context.Context, m ftsMatch) []int32 {
 	}
 	l.searches[key]++
 	read := l.searches[key] >= l.lengthsAfter(m) && !l.reading
+	var part []int32
+	var from int64
 	if read {
 		l.reading = true
 		l.reads++
+		// The chunks read at v so far go on; another version's are
+		// dropped only once this chunk confirms v is the index's.
+		if bytes.Equal(l.partVersion, v) {
+			part, from = l.part, l.next
+		}
+	}
+	chunk := l.chunk
+	if chunk <= 0 {
+		chunk = lengthsChunk
 	}
 	l.mu.Unlock()
 	if !read {
 		return nil
 	}
-	var lens []int32
-	var never bool
-	var err error
 	defer func() {
 		// Deferred so that a panic in the read (recovered by the servers)
 		// cannot leave the lengths never read again.
@@ -103,71 +132,110 @@ func (s *MemoryService) rowLengths(ctx context.Context, m ftsMatch) []int32 {
 		l.reading = false
 		l.mu.Unlock()
 	}()
-	lens, never, err = s.readLengths(ctx, m)
+	lens, next, never, err := s.readLengths(ctx, m, part, from, chunk)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if never {
 		// Read again at each later search, they would be thrown away
 		// again: the version is bm25()'s.
 		l.never = v
+		l.part, l.partVersion = nil, nil
 		delete(l.searches, key)
 	}
 	if err != nil || lens == nil {
 		return nil
 	}
+	if next >= 0 { // more rows to read: the next search of v reads on
+		l.part, l.partVersion, l.next = lens, v, next
+		return nil
+	}
 	l.version, l.lens = v, lens
+	l.part, l.partVersion = nil, nil
 	delete(l.searches, key)
 	return lens
 }
 
-// lengthsQuery reads every row's length record (a variable: a test
-// makes it fail).
-var lengthsQuery = `SELECT id, sz FROM memories_fts_docsize`
+// lengthsQuery reads the rows from the rowid ?1 below ?2, each rowid ×
+// 32 + its length record's bytes (31: more), and their records one
+// after another, each as one value; and the largest rowid (a variable:
+// a test makes it fail). A row of the driver a rowid cost twice the
+// values, parsed and checked (at a million rows: 372–392 CPU-ms against
+// 161–171 in chunks, TestLengthsReadFigures).
+var lengthsQuery = `SELECT group_concat(id * 32 + min(length(sz), 31), ','), group_concat(sz, ''),
+	(SELECT max(id) FROM memories_fts_docsize) FROM memories_fts_docsize WHERE id >= ?1 AND id < ?2`
 
-// readLengths reads every row's length, or nil when the index is no
-// longer m's after the read (the read is then of another version), or
-// when m's version has rows it cannot hold (never): a rowid past what an
-// []int32 by rowid of its rows should hold, or a record it cannot parse.
-func (s *MemoryService) readLengths(ctx context.Context, m ftsMatch) (lens []int32, never bool, err error) {
-	rows, err := s.db.read.QueryContext(ctx, lengthsQuery)
+// readLengths reads the lengths of the rowids from from below from +
+// chunk into lens (those of the rowids below from, read at m's
+// version), and returns them with the rowid to read on from (next), or
+// next < 0 when every row's is read. It returns nil when the index is
+// no longer m's after the read (the read is then of another version),
+// or when m's version has rows it cannot hold (never): a rowid past
+// what an []int32 by rowid of its rows should hold, or records it
+// cannot parse.
+func (s *MemoryService) readLengths(ctx context.Context, m ftsMatch, lens []int32, from int64, chunk int) (_ []int32, next int64, never bool, err error) {
+	to := from + int64(chunk)
+	var ids, sizes sql.RawBytes
+	var last sql.NullInt64
+	rows, err := s.db.read.QueryContext(ctx, lengthsQuery, from, to)
 	if err != nil {
-		return nil, false, fmt.Errorf("search: %w", err)
+		return nil, 0, false, fmt.Errorf("search: %w", err)
 	}
 	defer rows.Close()
+	if rows.Next() {
+		if err := rows.Scan(&ids, &sizes, &last); err != nil {
+			return nil, 0, false, fmt.Errorf("search: %w", err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, false, fmt.Errorf("search: %w", err)
+	}
 	// A rowid far past the row count (many rows deleted, or set by
 	// hand) would cost an array of every rowid below it: given up
 	// before it is allocated, past 16 MiB of lengths (4 Mi rows) or four
 	// times the rows, whichever is more.
 	maxID := min(max(4*m.rows+1024, 1<<22), math.MaxInt32)
-	lens = make([]int32, 0, m.rows+1)
-	held := true
-	for held && rows.Next() {
-		var id int64
-		var sz sql.RawBytes
-		if err := rows.Scan(&id, &sz); err != nil {
-			return nil, false, fmt.Errorf("search: %w", err)
-		}
-		if id < 0 || id > maxID {
-			held = false
-			break
-		}
-		for int64(len(lens)) <= id {
-			lens = append(lens, -1)
-		}
-		lens[id], held = docTokens(sz)
+	if lens == nil {
+		lens = make([]int32, 0, m.rows+1)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, false, fmt.Errorf("search: %w", err)
-	}
+	lens, held := parseLengths(lens, ids, sizes, from, min(to, maxID+1))
 	rows.Close()
 	same, err := s.indexUnchanged(ctx, m)
 	if err != nil || !same {
-		return nil, false, err
+		return nil, 0, false, err
 	}
-	if !held {
-		return nil, true, nil
+	if !held || last.Int64 > maxID {
+		return nil, 0, true, nil
 	}
-	return lens, false, nil
+	if !last.Valid || last.Int64 < to {
+		return lens, -1, false, nil
+	}
+	return lens, to, false, nil
+}
+
+// parseLengths adds to lens the lengths of the rows in ids (by rowid,
+// comma-separated, each rowid × 32 + its record's bytes, the rowid from
+// from and below to) from their records in sizes (one after another),
+// or returns false when they are not so.
+func parseLengths(lens []int32, ids, sizes []byte, from, to int64) ([]int32, bool) {
+	prev := from - 1
+	for len(ids) > 0 {
+		v, rest, ok := commaInt(ids)
+		id, n := v>>5, int(v&31)
+		if !ok || id <= prev || id >= to || n > len(sizes) {
+			return nil, false
+		}
+		ids, prev = rest, id
+		d, ok := docTokens(sizes[:n])
+		if !ok {
+			return nil, false
+		}
+		sizes = sizes[n:]
+		for int64(len(lens)) <= id {
+			lens = append(lens, -1)
+		}
+		lens[id] = d
+	}
+	return lens, len(sizes) == 0
 }
 
 // docTokens sums the varints of a docsize record (one per column): the
