@@ -74,3 +74,15 @@ func TestHeldWords_WordsBounded(t *testing.T) {
 		t.Fatalf("the common word's rows after the whole words started over: %v, read %v", got, read)
 	}
 }
+
+// Rows read by append carry spare capacity, up to their length again;
+// held, they keep only their length, which is what the bound counts.
+func TestHeldWords_HoldOnlyTheirLength(t *testing.T) {
+	var l ftsLengths
+	v := []byte("v1")
+	rows := make([]termRows, 1000, 4096)
+	l.hold(v, "run", &heldWord{rows: rows})
+	if got := l.words.whole.words["run"].rows; len(got) != 1000 || cap(got) != 1000 {
+		t.Fatalf("held rows: length %d, capacity %d; want 1000 and 1000", len(got), cap(got))
+	}
+}

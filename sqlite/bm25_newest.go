@@ -96,6 +96,11 @@ type heldSet struct {
 // put holds w as term's, starting the set over first when it would pass
 // maxHeldRows or maxHeldWords.
 func (s *heldSet) put(term string, w *heldWord) {
+	// The rows grew by append, to up to twice their length in capacity,
+	// which the count would not see: held, they take only their length.
+	if cap(w.rows) > len(w.rows) {
+		w.rows = append(make([]termRows, 0, len(w.rows)), w.rows...)
+	}
 	if s.words == nil || s.rows+len(w.rows) > maxHeldRows || len(s.words) >= maxHeldWords && s.words[term] == nil {
 		s.words, s.rows = map[string]*heldWord{}, 0
 	}

@@ -134,7 +134,15 @@ func indexTerms(ctx context.Context, words []string) ([][]string, error) {
 			return nil, fmt.Errorf("search: tokenizer: %w", err)
 		}
 		if tk.terms == nil || len(tk.terms)+len(got) > maxTokenized {
-			tk.terms = map[string][]string{}
+			// Starting over: keep this query's known words, whose terms
+			// the answer below is built from.
+			kept := map[string][]string{}
+			for _, w := range words {
+				if t, ok := tk.terms[w]; ok {
+					kept[w] = t
+				}
+			}
+			tk.terms = kept
 		}
 		for i, w := range unknown {
 			tk.terms[w] = got[i]

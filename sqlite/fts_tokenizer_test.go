@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -35,5 +36,28 @@ func TestIndexTerms_TogetherAsAlone(t *testing.T) {
 		if err != nil || !slices.EqualFunc(got, alone, slices.Equal) {
 			t.Fatalf("remembered %q: together %q (%v), alone %q", remembered, got, err, alone)
 		}
+	}
+}
+
+// When the remembered words start over, a query's words remembered
+// before are still answered with their terms, beside its new ones.
+func TestIndexTerms_StartOverKeepsTheQuerysWords(t *testing.T) {
+	if _, err := indexTerms(t.Context(), []string{"running"}); err != nil {
+		t.Fatal(err)
+	}
+	tokenizer.mu.Lock()
+	for i := len(tokenizer.terms); i < maxTokenized; i++ {
+		tokenizer.terms[fmt.Sprintf("filler%d", i)] = []string{"filler"}
+	}
+	tokenizer.mu.Unlock()
+	got, err := indexTerms(t.Context(), []string{"running", "brandnew"})
+	if err != nil || len(got) != 2 || !slices.Equal(got[0], []string{"run"}) || !slices.Equal(got[1], []string{"brandnew"}) {
+		t.Fatalf("after the start over: %q, %v; want [[run] [brandnew]]", got, err)
+	}
+	tokenizer.mu.Lock()
+	n := len(tokenizer.terms)
+	tokenizer.mu.Unlock()
+	if n != 2 {
+		t.Fatalf("%d words remembered after the start over, want the query's 2", n)
 	}
 }
