@@ -16,6 +16,7 @@ import (
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/engine"
 	"github.com/recall-mem/recall/httpapi"
+	"github.com/recall-mem/recall/mcp"
 )
 
 // TestEngine_SearchSlotsAnswerEverything opens one store twice, once
@@ -143,6 +144,31 @@ func TestEngine_SearchSlotsLeaveOtherCallsAlone(t *testing.T) {
 // its request leaves the queue (net/http ends the request's context),
 // and the next search runs as soon as the slot is free.
 func TestEngine_SearchSlotsHungUpClientLeavesTheQueue(t *testing.T) {
+	hungUpLeavesTheQueue(t, func(ctx context.Context, url string) (*http.Request, error) {
+		return http.NewRequestWithContext(ctx, http.MethodGet, url+"/v1/search?q=canary", nil)
+	})
+}
+
+// TestEngine_SearchSlotsHungUpMCPClientLeavesTheQueue is the same for a
+// memory_search call over MCP's streamable HTTP, whose SDK does not end
+// a call's context when its client hangs up (mcp.HTTPHandler does).
+func TestEngine_SearchSlotsHungUpMCPClientLeavesTheQueue(t *testing.T) {
+	const call = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"memory_search","arguments":{"query":"canary"}}}`
+	hungUpLeavesTheQueue(t, func(ctx context.Context, url string) (*http.Request, error) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url+"/mcp", strings.NewReader(call))
+		if err == nil {
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+		}
+		return req, err
+	})
+}
+
+// hungUpLeavesTheQueue serves a gated engine whose only slot is held over
+// REST and MCP, sends the search newRequest makes and hangs up once it
+// waits for the slot: it must leave the queue, and a search after it run
+// as soon as the slot is free.
+func hungUpLeavesTheQueue(t *testing.T, newRequest func(ctx context.Context, url string) (*http.Request, error)) {
 	ctx := context.Background()
 	e := openEngine(t)
 	if _, err := e.Put(ctx, &recall.Memory{Key: "canary", Content: "Releases go out behind a canary."}); err != nil {
@@ -154,12 +180,13 @@ func TestEngine_SearchSlotsHungUpClientLeavesTheQueue(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer gated.Close()
-	srv := httptest.NewServer((&httpapi.Server{Engine: gated, Loopback: true}).Handler())
+	srv := httptest.NewServer((&httpapi.Server{Engine: gated, Loopback: true,
+		MCP: mcp.HTTPHandler(mcp.NewServer(gated, mcp.Options{}), nil)}).Handler())
 	defer srv.Close()
 	release := sync.OnceFunc(engine.HoldSearchSlot(gated))
 	defer release() // before the server's Close, which waits for its handlers
 	hangUp, cancel := context.WithCancel(ctx)
-	req, err := http.NewRequestWithContext(hangUp, http.MethodGet, srv.URL+"/v1/search?q=canary", nil)
+	req, err := newRequest(hangUp, srv.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,8 +200,13 @@ func TestEngine_SearchSlotsHungUpClientLeavesTheQueue(t *testing.T) {
 	}()
 	waitFor(t, "the request to queue", func() bool { return engine.SearchesWaiting(gated) == 1 })
 	cancel()
-	if err := <-sent; !errors.Is(err, context.Canceled) {
-		t.Fatalf("the hung-up request: %v", err)
+	select {
+	case err := <-sent:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("the hung-up request: %v", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the client never gave up its request")
 	}
 	waitFor(t, "the hung-up request to leave the queue", func() bool { return engine.SearchesWaiting(gated) == 0 })
 	release()
