@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -25,16 +24,9 @@ func TestServer_ClientThatLeftIsNoError(t *testing.T) {
 	eng := waitingSearch{Engine: openEngine(t), waiting: waiting}
 	ts := httptest.NewServer((&httpapi.Server{Engine: eng, Loopback: true, Logger: log}).Handler())
 	hangUp, cancel := context.WithCancel(context.Background())
-	req, err := http.NewRequestWithContext(hangUp, http.MethodGet, ts.URL+"/v1/search?q=canary", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	sent := make(chan error, 1)
 	go func() {
-		resp, err := http.DefaultClient.Do(req)
-		if err == nil {
-			resp.Body.Close()
-		}
+		_, err := httpapi.NewClient(ts.URL, "").Search(hangUp, recall.SearchQuery{Text: "canary"})
 		sent <- err
 	}()
 	select {
