@@ -59,6 +59,7 @@ type Engine struct {
 	// slot stands for a core, and a search waiting on a remote embedder
 	// or a database server would hold one idle.
 	SearchSlots int
+	searchLimit int // the gate's slots since Open; 0 without one
 	// creates lets Open create a missing store: set by OpenForWrite; reads
 	// of a missing store are an error, so a typo in --store never leaves a
 	// store behind.
@@ -179,11 +180,18 @@ func (e *Engine) OpenAt(ctx context.Context, loc *Location, o OpenOptions) error
 	e.mem, e.obs, e.vec = st.Memories(), st.Observations(), st.Vectors()
 	s, _ := e.SearcherFor(e.mem, e.vectors(), e.mem, cfg)
 	e.search = e.rollupSearcher(s) // rollups are part of default search
+	e.searchLimit = 0
 	if e.SearchSlots > 0 && searchesLocal(loc, cfg, emb) {
 		e.search = gatedSearcher{gate: newSearchGate(e.SearchSlots), base: e.search}
+		e.searchLimit = e.SearchSlots
 	}
 	return nil
 }
+
+// SearchLimit is how many searches the open store runs at once, the
+// others queued: SearchSlots where its searches are local CPU work, else
+// 0 (no limit).
+func (e *Engine) SearchLimit() int { return e.searchLimit }
 
 // searchesLocal reports whether the store's searches are CPU work in this
 // process, which a gate of a slot a core paces: a SQLite file searched

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -126,7 +127,8 @@ store, searches mostly wait on the network and are not limited.`,
 			}
 			srv := &httpapi.Server{Engine: a.eng, Token: token, Loopback: loopback, Logger: log,
 				MCP: mcp.HTTPHandler(a.mcpServer(log), log), UI: ui}
-			fprintf(a.stderr, "recall: serving %s on http://%s (web UI /, REST /v1/, MCP /mcp); Ctrl-C stops\n", a.eng.Location.Dir, engine.ListenAddr(addr, ln.Addr()))
+			fprintf(a.stderr, "recall: serving %s on http://%s (web UI /, REST /v1/, MCP /mcp; %s); Ctrl-C stops\n",
+				a.eng.Location.Dir, engine.ListenAddr(addr, ln.Addr()), searchLimitNote(a.eng.SearchLimit()))
 			if err := srv.Serve(c.Context(), ln); err != nil {
 				return err
 			}
@@ -147,3 +149,12 @@ store, searches mostly wait on the network and are not limited.`,
 // busy while the queued searches wait instead of sharing them (the
 // engine's searchGate; docs/performance.md, servegate).
 func serveSearchSlots() int { return runtime.GOMAXPROCS(0) }
+
+// searchLimitNote tells whoever starts the server whether its searches
+// queue: --search-slots holds only for a local store and embedder.
+func searchLimitNote(n int) string {
+	if n == 0 {
+		return "searches not queued"
+	}
+	return fmt.Sprintf("%d searches at a time", n)
+}
