@@ -63,8 +63,12 @@ type Engine struct {
 	ReadsOnWriter bool
 	// SearchSlots, when above 0, admits at most that many searches at
 	// once, in arrival order (searchGate): a server's. Set it before Open;
-	// a process that searches once leaves it 0 and pays nothing.
+	// a process that searches once leaves it 0 and pays nothing. It holds
+	// only where a search is this machine's CPU work (searchesLocal): a
+	// slot stands for a core, and a search waiting on a remote embedder
+	// or a database server would hold one idle.
 	SearchSlots int
+	searchLimit int // the gate's slots since Open; 0 without one
 	// creates lets Open create a missing store: set by OpenForWrite; reads
 	// of a missing store are an error, so a typo in --store never leaves a
 	// store behind.
@@ -185,10 +189,29 @@ func (e *Engine) OpenAt(ctx context.Context, loc *Location, o OpenOptions) error
 	e.mem, e.obs, e.vec = st.Memories(), st.Observations(), st.Vectors()
 	s, _ := e.SearcherFor(e.mem, e.vectors(), e.mem, cfg)
 	e.search = e.rollupSearcher(s) // rollups are part of default search
-	if e.SearchSlots > 0 {
+	e.searchLimit = 0
+	if e.SearchSlots > 0 && searchesLocal(loc, cfg, emb) {
 		e.search = gatedSearcher{gate: newSearchGate(e.SearchSlots), base: e.search}
+		e.searchLimit = e.SearchSlots
 	}
 	return nil
+}
+
+// SearchLimit is how many searches the open store runs at once, the
+// others queued: SearchSlots where its searches are local CPU work, else
+// 0 (no limit).
+func (e *Engine) SearchLimit() int { return e.searchLimit }
+
+// searchesLocal reports whether the store's searches are CPU work in this
+// process, which a gate of a slot a core paces: a SQLite file searched
+// with an embedder that runs here (the built-in encoder, or any embedder
+// fast enough to embed writes inline). A remote embedder's query
+// embedding (up to its timeout), its queue drained before a hybrid search
+// and the wait on a provider that is down are I/O, as a PostgreSQL
+// store's searches mostly are: searches holding the slots through them
+// would keep a BM25 search, a few milliseconds of CPU, waiting for them.
+func searchesLocal(loc *Location, cfg *Config, emb *recall.EmbeddingOptions) bool {
+	return loc.URL == "" && (emb.Inline || IsBuiltin(cfg.Retrieval))
 }
 
 // Close closes the store, if open.

@@ -24,6 +24,10 @@ type searchGate struct {
 	mu    sync.Mutex
 	free  int             // slots not held
 	queue []chan struct{} // waiters, oldest first; closed when admitted
+	// givingUp, when set, runs in a waiter whose context has ended, before
+	// it takes mu to leave the queue: a test hands the slot over there, so
+	// the admission a waiter meets while giving up is not left to timing.
+	givingUp func()
 }
 
 func newSearchGate(slots int) *searchGate { return &searchGate{free: slots} }
@@ -48,6 +52,9 @@ func (g *searchGate) enter(ctx context.Context) error {
 	case <-w:
 		return nil
 	case <-ctx.Done():
+	}
+	if g.givingUp != nil {
+		g.givingUp()
 	}
 	g.mu.Lock()
 	select {
@@ -82,9 +89,12 @@ func (g *searchGate) leave() {
 }
 
 // gateHeld marks a context whose search holds a slot already, so that a
-// search made inside it (a context pack's hits, a searcher that searches
-// again) does not wait for a second slot: with every slot held by
-// searches waiting for one more, none would finish.
+// search made through the gate inside it takes no second slot. No search
+// nests so today: a context pack searches once, and rollups are searched
+// inside the one gated call. The mark is for the day one does (a searcher
+// or a pack section that calls back into the engine's search): such a
+// search would wait for a slot its own caller holds, and with every slot
+// held so, none would ever be given back.
 type gateHeld struct{}
 
 // gatedSearcher is a Searcher whose searches pass the gate.

@@ -36,6 +36,30 @@ func enterLater(t *testing.T, g *searchGate, ctx context.Context, waiting int) <
 	return got
 }
 
+// within returns what c sends, failing the test if nothing comes within
+// a minute: a broken gate fails instead of hanging the run.
+func within(t *testing.T, c <-chan error, what string) error {
+	t.Helper()
+	select {
+	case err := <-c:
+		return err
+	case <-time.After(time.Minute):
+		t.Fatalf("waited a minute for %s", what)
+		return nil
+	}
+}
+
+// waitAll waits for wg as within waits for a channel.
+func waitAll(t *testing.T, wg *sync.WaitGroup, what string) {
+	t.Helper()
+	done := make(chan error)
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	_ = within(t, done, what)
+}
+
 // wantState fails unless g has free slots and waiting waiters.
 func wantState(t *testing.T, g *searchGate, free, waiting int) {
 	t.Helper()
@@ -75,7 +99,7 @@ func TestSearchGate_AdmitsInArrivalOrder(t *testing.T) {
 		queued(t, g, i+1) // i arrives before i+1
 	}
 	g.leave()
-	wg.Wait()
+	waitAll(t, &wg, "the admitted waiters")
 	if len(order) != n {
 		t.Fatalf("%d of %d waiters admitted", len(order), n)
 	}
@@ -96,12 +120,12 @@ func TestSearchGate_CancelledWaiterLeavesTheQueue(t *testing.T) {
 	first := enterLater(t, g, gone, 1)
 	second := enterLater(t, g, context.Background(), 2)
 	cancel()
-	if err := <-first; !errors.Is(err, context.Canceled) {
+	if err := within(t, first, "the cancelled waiter"); !errors.Is(err, context.Canceled) {
 		t.Fatalf("a cancelled waiter's enter = %v, want context.Canceled", err)
 	}
 	wantState(t, g, 0, 1)
 	g.leave() // to the second waiter, not the one that left
-	if err := <-second; err != nil {
+	if err := within(t, second, "the second waiter"); err != nil {
 		t.Fatal(err)
 	}
 	g.leave()
@@ -127,7 +151,7 @@ func TestSearchGate_CancelRacingAdmission(t *testing.T) {
 		got := enterLater(t, g, ctx, 1)
 		go cancel()
 		g.leave()
-		if err := <-got; err == nil {
+		if err := within(t, got, "the racing waiter"); err == nil {
 			g.leave()
 		}
 		wantState(t, g, 1, 0)
@@ -171,7 +195,7 @@ func TestGatedSearcher_LimitHolds(t *testing.T) {
 			}
 		})
 	}
-	wg.Wait()
+	waitAll(t, &wg, "the searches")
 	if m := base.most.Load(); m > 3 || m < 1 {
 		t.Fatalf("%d searches ran at once through a gate of 3", m)
 	}
@@ -223,7 +247,7 @@ func TestGatedSearcher_QueuedSearchEndsWithItsContext(t *testing.T) {
 	}()
 	queued(t, s.gate, 1)
 	cancel()
-	if err := <-got; !errors.Is(err, context.Canceled) {
+	if err := within(t, got, "the queued search"); !errors.Is(err, context.Canceled) {
 		t.Fatalf("queued search = %v, want context.Canceled", err)
 	}
 	if base.most.Load() != 0 {
@@ -250,4 +274,79 @@ type nothing struct{}
 
 func (nothing) Search(context.Context, recall.SearchQuery) ([]*recall.SearchHit, error) {
 	return nil, nil
+}
+
+// TestSearchGate_AdmittedWhileGivingUp hands the slot to a waiter at the
+// moment its context has ended and it has not yet left the queue: it
+// returns its context's error and passes the slot on, so the next waiter
+// runs. Fails when the giving-up waiter keeps the slot it never uses.
+func TestSearchGate_AdmittedWhileGivingUp(t *testing.T) {
+	g := newSearchGate(1)
+	if err := g.enter(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	first := enterLater(t, g, ctx, 1)
+	next := enterLater(t, g, context.Background(), 2)
+	g.givingUp = g.leave // the holder's hand-over, to the first waiter
+	cancel()
+	if err := within(t, first, "the giving-up waiter"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a waiter admitted while giving up: %v, want context.Canceled", err)
+	}
+	if err := within(t, next, "the next waiter"); err != nil {
+		t.Fatal(err)
+	}
+	g.leave()
+	wantState(t, g, 1, 0)
+}
+
+// TestSearchGate_CancelledMiddleWaiter cancels the second of three
+// waiters: it leaves, and the first and third are admitted in turn.
+// Fails when a waiter that gives up takes another one's place in line.
+func TestSearchGate_CancelledMiddleWaiter(t *testing.T) {
+	g := newSearchGate(1)
+	if err := g.enter(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	first := enterLater(t, g, context.Background(), 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	middle := enterLater(t, g, ctx, 2)
+	third := enterLater(t, g, context.Background(), 3)
+	cancel()
+	if err := within(t, middle, "the cancelled waiter"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("the cancelled waiter's enter = %v, want context.Canceled", err)
+	}
+	wantState(t, g, 0, 2)
+	g.leave()
+	if err := within(t, first, "the first waiter"); err != nil {
+		t.Fatal(err)
+	}
+	g.leave()
+	if err := within(t, third, "the third waiter"); err != nil {
+		t.Fatal(err)
+	}
+	g.leave()
+	wantState(t, g, 1, 0)
+}
+
+// panics is a searcher whose every search panics.
+type panics struct{}
+
+func (panics) Search(context.Context, recall.SearchQuery) ([]*recall.SearchHit, error) {
+	panic("search failed")
+}
+
+// TestGatedSearcher_PanicGivesTheSlotBack: a search that panics (a
+// server recovers and answers 500) still gives its slot back.
+func TestGatedSearcher_PanicGivesTheSlotBack(t *testing.T) {
+	s := gatedSearcher{gate: newSearchGate(1), base: panics{}}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Fatal("the search did not panic")
+			}
+		}()
+		_, _ = s.Search(context.Background(), recall.SearchQuery{Text: "q"})
+	}()
+	wantState(t, s.gate, 1, 0)
 }

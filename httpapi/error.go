@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -50,9 +51,28 @@ type errorBody struct {
 	} `json:"error"`
 }
 
+// StatusClientLeft is the status of a request whose client hung up before
+// its answer (nginx's 499): no one reads it, but a recorder or an access
+// log sees why the request ended.
+const StatusClientLeft = 499
+
+// ClientLeft reports whether err is r's own context ending because its
+// client hung up (a search that gave up its place in the gate's queue):
+// not a failure of the server, so nothing to log as one. A deadline
+// that passed is not this.
+func ClientLeft(r *http.Request, err error) bool {
+	return errors.Is(err, context.Canceled) && errors.Is(r.Context().Err(), context.Canceled)
+}
+
 // writeError writes err as {"error":{"code","message"}}. Internal errors are
-// logged with their chain and answered with a generic message.
+// logged with their chain and answered with a generic message. A request
+// whose client left gets a bare StatusClientLeft, logged at debug level.
 func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
+	if ClientLeft(r, err) {
+		log.Debug("client left", "method", r.Method, "path", r.URL.Path)
+		w.WriteHeader(StatusClientLeft)
+		return
+	}
 	code := recall.ErrorCode(err)
 	if code == recall.EINTERNAL {
 		log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)

@@ -53,7 +53,7 @@ func NewServer(eng Engine, opt Options) *sdk.Server {
 	}
 	s := sdk.NewServer(&sdk.Implementation{Name: "recall", Title: "recall memory", Version: opt.Version},
 		&sdk.ServerOptions{Instructions: instructions(), Logger: t.log, Capabilities: &sdk.ServerCapabilities{}})
-	s.AddReceivingMiddleware(recoverPanics(t.log))
+	s.AddReceivingMiddleware(recoverPanics(t.log), endsWithRequest)
 	t.addMemoryTools(s)
 	t.addVersionTools(s)
 	t.addEntryTools(s)
@@ -141,8 +141,10 @@ func writes(title string, destructive, idempotent bool) *sdk.ToolAnnotations {
 // HTTPHandler serves s over streamable HTTP, statelessly with JSON
 // responses: every POST is answered in full, so no long-lived stream
 // holds up a graceful shutdown and several agents share one process.
-// Localhost protection stays on; the caller adds its own guards.
+// Localhost protection stays on; the caller adds its own guards. A call
+// ends when its client hangs up (withRequestContext): s must come from
+// NewServer.
 func HTTPHandler(s *sdk.Server, log *slog.Logger) http.Handler {
-	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s },
-		&sdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: log})
+	return withRequestContext(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s },
+		&sdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: log, PropagateRequestCancellation: true}))
 }

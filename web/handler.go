@@ -11,6 +11,7 @@ import (
 
 	"github.com/recall-mem/recall"
 	"github.com/recall-mem/recall/engine"
+	"github.com/recall-mem/recall/httpapi"
 )
 
 //go:embed templates/*.html
@@ -125,8 +126,15 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, pag
 	w.Write(buf.Bytes())
 }
 
-// fail shows err as a page with the status its code maps to.
+// fail shows err as a page with the status its code maps to. A request
+// whose client hung up (a search that left the gate's queue) is no
+// failure: it gets a bare status, logged at debug level.
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
+	if httpapi.ClientLeft(r, err) {
+		h.opt.Logger.Debug("web: client left", "path", r.URL.Path)
+		w.WriteHeader(httpapi.StatusClientLeft)
+		return
+	}
 	status := http.StatusInternalServerError
 	switch recall.ErrorCode(err) {
 	case recall.ENOTFOUND:

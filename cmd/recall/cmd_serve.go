@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -69,6 +70,7 @@ its /mcp endpoint instead.`,
 
 func (a *app) serveCommand() *cobra.Command {
 	var addr, token string
+	var slots int
 	c := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the store over HTTP: a web UI at /, REST under /v1/ and MCP at /mcp",
@@ -83,7 +85,14 @@ finish. Logs go to stderr.
 
 The web UI at / follows the same rules; with a token, open it once as
 http://HOST:PORT/?token=TOKEN (or sign in on its form) and the browser keeps
-an HttpOnly cookie instead.`,
+an HttpOnly cookie instead.
+
+Searches (REST, MCP and the web UI alike) run --search-slots at a time, one a
+core by default, the others queued in arrival order: under many clients each
+then runs at nearly its own speed. The limit holds only where a search is this
+machine's work: a SQLite store with an embedder that runs in recall (builtin,
+hashing, model2vec, none). With a remote embedder (openai) or a PostgreSQL
+store, searches mostly wait on the network and are not limited.`,
 		Example: `  recall serve
   recall serve --addr 127.0.0.1:8080
   RECALL_TOKEN=$(openssl rand -hex 16) recall serve --addr 0.0.0.0:7077
@@ -98,7 +107,10 @@ an HttpOnly cookie instead.`,
 			if err != nil {
 				return err
 			}
-			a.eng.SearchSlots = serveSearchSlots()
+			if slots < 0 {
+				return recall.Errorf(recall.EINVALID, "Invalid --search-slots %d: give 0 (no limit) or more.", slots)
+			}
+			a.eng.SearchSlots = slots
 			if err := a.openForWrite(c.Context()); err != nil {
 				return err
 			}
@@ -115,7 +127,8 @@ an HttpOnly cookie instead.`,
 			}
 			srv := &httpapi.Server{Engine: a.eng, Token: token, Loopback: loopback, Logger: log,
 				MCP: mcp.HTTPHandler(a.mcpServer(log), log), UI: ui}
-			fprintf(a.stderr, "recall: serving %s on http://%s (web UI /, REST /v1/, MCP /mcp); Ctrl-C stops\n", a.eng.Location.Dir, engine.ListenAddr(addr, ln.Addr()))
+			fprintf(a.stderr, "recall: serving %s on http://%s (web UI /, REST /v1/, MCP /mcp; %s); Ctrl-C stops\n",
+				a.eng.Location.Dir, engine.ListenAddr(addr, ln.Addr()), searchLimitNote(a.eng.SearchLimit()))
 			if err := srv.Serve(c.Context(), ln); err != nil {
 				return err
 			}
@@ -125,13 +138,23 @@ an HttpOnly cookie instead.`,
 	}
 	c.Flags().StringVar(&addr, "addr", "127.0.0.1:7077", "listen on `HOST:PORT`")
 	c.Flags().StringVar(&token, "token", "", "require this bearer `TOKEN` on every request (default $RECALL_TOKEN)")
+	c.Flags().IntVar(&slots, "search-slots", serveSearchSlots(), "run at most `N` searches at once, the others queued (0: no limit; local stores only)")
 	return c
 }
 
-// serveSearchSlots is how many searches 'recall serve' runs at once, the
-// others queued in arrival order: one a core. A hybrid search already
+// serveSearchSlots is how many searches 'recall serve' runs at once by
+// default, the others queued in arrival order: one a core. A hybrid search already
 // runs its full-text and vector sides, the vector scan and the query
 // embedding on several goroutines, so a core a search keeps both cores
 // busy while the queued searches wait instead of sharing them (the
 // engine's searchGate; docs/performance.md, servegate).
 func serveSearchSlots() int { return runtime.GOMAXPROCS(0) }
+
+// searchLimitNote tells whoever starts the server whether its searches
+// queue: --search-slots holds only for a local store and embedder.
+func searchLimitNote(n int) string {
+	if n == 0 {
+		return "searches not queued"
+	}
+	return fmt.Sprintf("%d searches at a time", n)
+}

@@ -144,7 +144,15 @@ func TestMCPStdio_EndToEnd(t *testing.T) {
 // base URL and the running command.
 func startServe(t *testing.T, store string, extra ...string) (string, *exec.Cmd) {
 	t.Helper()
-	cmd := exec.Command(recallBinary(t), append([]string{"--store", store, "serve", "--addr", "127.0.0.1:0"}, extra...)...)
+	base, _, cmd := startServeLine(t, store, extra...)
+	return base, cmd
+}
+
+// startServeLine is startServe that also returns the line announcing the
+// address.
+func startServeLine(t *testing.T, store string, extra ...string) (base, line string, cmd *exec.Cmd) {
+	t.Helper()
+	cmd = exec.Command(recallBinary(t), append([]string{"--store", store, "serve", "--addr", "127.0.0.1:0"}, extra...)...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -157,15 +165,16 @@ func startServe(t *testing.T, store string, extra ...string) (string, *exec.Cmd)
 	addrRE := regexp.MustCompile(`on (http://127\.0\.0\.1:\d+) `)
 	for lines.Scan() {
 		if m := addrRE.FindStringSubmatch(lines.Text()); m != nil {
+			line = lines.Text()
 			go func() { // keep draining so the server never blocks on stderr
 				for lines.Scan() {
 				}
 			}()
-			return m[1], cmd
+			return m[1], line, cmd
 		}
 	}
 	t.Fatal("recall serve exited without announcing its address")
-	return "", nil
+	return "", "", nil
 }
 
 func TestServe_EndToEnd(t *testing.T) {
