@@ -111,3 +111,48 @@ func TestEngine_Sync_SkipsStoredIDs(t *testing.T) {
 		t.Fatalf("%d memories, %v: want the stored one and the entry's", total, err)
 	}
 }
+
+// TestEngine_Sync_SkipsDeletedIDs: a deleted memory keeps its history, so
+// its id is taken too: the entry sync tags is given another, and the
+// history stays as it was.
+func TestEngine_Sync_SkipsDeletedIDs(t *testing.T) {
+	ctx := context.Background()
+	e := openEngine(t)
+	root := t.TempDir()
+	put, err := e.Put(ctx, &recall.Memory{Content: "Prefer tabs over spaces."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone := put.Memory.ID
+	spaces := "Prefer spaces."
+	if _, err := e.Update(ctx, gone, recall.MemoryUpdate{Content: &spaces}); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Delete(ctx, gone); err != nil {
+		t.Fatal(err)
+	}
+	before, err := e.Versions(ctx, gone)
+	if err != nil || len(before) != 3 {
+		t.Fatalf("history before: %d versions, %v", len(before), err)
+	}
+	file := filepath.Join(root, e.Config.Working.File)
+	if err := os.WriteFile(file, []byte("# Working\n\n- Keep commits small.\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	firstDrawn(t, gone)
+	if rep, err := e.SyncProject(ctx, root, e.Now()); err != nil || rep.Tagged != 1 {
+		t.Fatalf("SyncProject = %+v, %v: want the entry tagged", rep, err)
+	}
+	if b, _ := os.ReadFile(file); strings.Contains(string(b), gone) {
+		t.Fatalf("the entry was given the deleted memory's id:\n%s", b)
+	}
+	after, err := e.Versions(ctx, gone)
+	if err != nil || len(after) != 3 {
+		t.Fatalf("history after: %d versions, %v; want the 3 it had", len(after), err)
+	}
+	for i := range after {
+		if after[i].Op != before[i].Op || after[i].Memory.Content != before[i].Memory.Content {
+			t.Fatalf("version %d changed: %s %q, was %s %q", i+1, after[i].Op, after[i].Memory.Content, before[i].Op, before[i].Memory.Content)
+		}
+	}
+}

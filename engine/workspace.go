@@ -125,8 +125,8 @@ const tagDraws = 10
 
 // TagUntagged gives every entry of ws without an id a new one, in memory.
 // A drawn id names nothing yet: no entry, sync record or memory of the
-// store (of any status), or the entry would take that memory over at the
-// next sync. An id the user wrote on a line is theirs, an edit of the
+// store (of any status, deleted ones' histories included), or the entry
+// would take that memory over at the next sync. An id the user wrote on a line is theirs, an edit of the
 // memory it names. The caller holds the workspace's lock.
 func (e *Engine) TagUntagged(ctx context.Context, ws *Workspace) (int, error) {
 	taken := map[string]bool{}
@@ -158,6 +158,9 @@ func (e *Engine) TagUntagged(ctx context.Context, ws *Workspace) (int, error) {
 		if err := e.memoriesByID(ctx, check, func(m *recall.Memory) { stored[m.ID] = true }); err != nil {
 			return 0, err
 		}
+		if err := e.withHistory(ctx, check, stored); err != nil {
+			return 0, err
+		}
 		if len(stored) > 0 && round == tagDraws {
 			return 0, recall.Errorf(recall.ECONFLICT, "Could not draw a free id for %d entries: run the command again.", len(stored))
 		}
@@ -173,6 +176,27 @@ func (e *Engine) TagUntagged(ctx context.Context, ws *Workspace) (int, error) {
 		ws.Set.File(loc.File).Tag(loc.Line, drawn[i])
 	}
 	return len(missing), nil
+}
+
+// withHistory marks in stored each of ids that is not stored but has a
+// history: a deleted memory's versions stay, and an entry given its id
+// would write over them or continue them. Untagged entries are few, so
+// each is asked alone.
+func (e *Engine) withHistory(ctx context.Context, ids []string, stored map[string]bool) error {
+	for _, id := range ids {
+		if stored[id] {
+			continue
+		}
+		vs, err := e.mem.MemoryVersions(ctx, id)
+		switch {
+		case recall.ErrorCode(err) == recall.ENOTFOUND:
+		case err != nil:
+			return err
+		case len(vs) > 0:
+			stored[id] = true
+		}
+	}
+	return nil
 }
 
 // memoriesByID calls found with each memory of any status whose id is
