@@ -177,6 +177,7 @@ func (b *rowBuffer) flush(ctx context.Context, tx *Tx) ([]int, error) {
 	b.args = b.args[:0]
 	return taken, err
 }
+
 // undoShort reports whether the multi-row statement that gave res left
 // out any row, after deleting the rows it did insert, so that they can
 // all be written one at a time.
