@@ -7,6 +7,20 @@ import (
 	"github.com/recall-mem/recall"
 )
 
+// deletedMemory puts "deleted later" and deletes it, returning its id.
+func deletedMemory(t *testing.T, s *MemoryService) string {
+	t.Helper()
+	ctx := context.Background()
+	put, err := s.PutMemory(ctx, &recall.Memory{Content: "deleted later"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteMemory(ctx, put.Memory.ID); err != nil {
+		t.Fatal(err)
+	}
+	return put.Memory.ID
+}
+
 // A put whose drawn id names a deleted memory's history draws again: the
 // history stays as it was. Before, the put failed on the version row's
 // key.
@@ -14,14 +28,7 @@ func TestPutMemory_DrawnIDOfDeletedMemory(t *testing.T) {
 	ctx := context.Background()
 	db, _ := traced(t)
 	s := NewMemoryService(db)
-	put, err := s.PutMemory(ctx, &recall.Memory{Content: "deleted later"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	gone := put.Memory.ID
-	if err := s.DeleteMemory(ctx, gone); err != nil {
-		t.Fatal(err)
-	}
+	gone := deletedMemory(t, s)
 	drawFirst(t, gone)
 	res, err := s.PutMemory(ctx, &recall.Memory{Content: "a second memory"})
 	if err != nil || res.Memory.ID == gone {

@@ -63,8 +63,13 @@ func (tx *Tx) lastVersion(ctx context.Context, id string) (int, error) {
 	return last, nil
 }
 
-const insertVersionSQL = `INSERT INTO memory_versions (namespace, memory_id, version, op, changed_at, snapshot)
-	VALUES ($1, $2, $3, $4, $5, $6::json) ON CONFLICT (namespace, memory_id, version) DO NOTHING`
+// writeVersionSQL writes a version row; each use says what a taken
+// (memory_id, version) does: a store's own writes never replace one
+// (insertVersionSQL), a store copy mirrors the source's rows.
+const writeVersionSQL = `INSERT INTO memory_versions (namespace, memory_id, version, op, changed_at, snapshot)
+	VALUES ($1, $2, $3, $4, $5, $6::json)`
+
+const insertVersionSQL = writeVersionSQL + ` ON CONFLICT (namespace, memory_id, version) DO NOTHING`
 
 func scanVersion(row pgx.Row) (*recall.MemoryVersion, error) {
 	v := &recall.MemoryVersion{}

@@ -22,18 +22,6 @@ func testHistoryKept(t *testing.T, open func(t *testing.T) recall.MemoryService)
 		}
 		return m.ID
 	}
-	history := func(t *testing.T, s recall.MemoryService, id string) string {
-		t.Helper()
-		vs, err := s.MemoryVersions(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, v := range vs {
-			out = append(out, fmt.Sprintf("%d %s %s", v.Version, v.Op, v.Memory.Content))
-		}
-		return strings.Join(out, "; ")
-	}
 	const first = "1 put the first memory; 2 delete the first memory"
 	t.Run("Import", func(t *testing.T) {
 		s := open(t)
@@ -49,7 +37,7 @@ func testHistoryKept(t *testing.T, open func(t *testing.T) recall.MemoryService)
 			t.Fatal(err)
 		}
 		want := first + "; 3 import imported again; 4 import imported twice; 5 update updated"
-		if h := history(t, s, id); h != want {
+		if h := History(t, s, id); h != want {
 			t.Fatalf("history: %s; want %s", h, want)
 		}
 		if m, err := s.FindMemory(ctx, id, ""); err != nil || m.Version != 5 {
@@ -62,7 +50,7 @@ func testHistoryKept(t *testing.T, open func(t *testing.T) recall.MemoryService)
 		if _, err := s.ImportMemories(ctx, []*recall.Memory{{ID: id, Content: "at seven", Version: 7}}); err != nil {
 			t.Fatal(err)
 		}
-		if h := history(t, s, id); h != first+"; 7 import at seven" {
+		if h := History(t, s, id); h != first+"; 7 import at seven" {
 			t.Fatalf("history: %s", h)
 		}
 	})
@@ -80,8 +68,23 @@ func testHistoryKept(t *testing.T, open func(t *testing.T) recall.MemoryService)
 			t.Fatalf("restore: %+v, %v; want version 5", m, err)
 		}
 		want := first + "; 3 put put again; 4 delete put again; 5 restore the first memory"
-		if h := history(t, s, id); h != want {
+		if h := History(t, s, id); h != want {
 			t.Fatalf("history: %s; want %s", h, want)
 		}
 	})
+}
+
+// History is a memory's history as "version op content", oldest first,
+// joined by "; ".
+func History(t *testing.T, s recall.MemoryService, id string) string {
+	t.Helper()
+	vs, err := s.MemoryVersions(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, v := range vs {
+		out = append(out, fmt.Sprintf("%d %s %s", v.Version, v.Op, v.Memory.Content))
+	}
+	return strings.Join(out, "; ")
 }

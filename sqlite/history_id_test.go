@@ -3,25 +3,11 @@ package sqlite
 import (
 	"context"
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/recall-mem/recall"
+	"github.com/recall-mem/recall/recalltest"
 )
-
-// historyOf is a memory's history as "version op content" lines.
-func historyOf(t *testing.T, s *MemoryService, id string) string {
-	t.Helper()
-	vs, err := s.MemoryVersions(context.Background(), id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, v := range vs {
-		out = append(out, fmt.Sprintf("%d %s %s", v.Version, v.Op, v.Memory.Content))
-	}
-	return strings.Join(out, "; ")
-}
 
 // deletedMemory puts "the first memory" and deletes it, returning its id.
 func deletedMemory(t *testing.T, s *MemoryService) string {
@@ -85,10 +71,10 @@ func TestPutMemory_DrawnIDWithHistory(t *testing.T) {
 	if res.Memory.ID == gone || *made != 2 {
 		t.Fatalf("put: id %s after %d draws; want another than %s at the second", res.Memory.ID, *made, gone)
 	}
-	if h := historyOf(t, s, gone); h != firstHistory {
+	if h := recalltest.History(t, s, gone); h != firstHistory {
 		t.Errorf("history of the deleted memory: %s; want %s", h, firstHistory)
 	}
-	if h := historyOf(t, s, res.Memory.ID); h != "1 put a second memory" {
+	if h := recalltest.History(t, s, res.Memory.ID); h != "1 put a second memory" {
 		t.Errorf("history of the new memory: %s", h)
 	}
 	checkStore(t, db)
@@ -98,7 +84,7 @@ func TestPutMemory_DrawnIDWithHistory(t *testing.T) {
 	if _, err := s.PutMemory(ctx, &recall.Memory{Content: "never stored"}); recall.ErrorCode(err) != recall.ECONFLICT {
 		t.Fatalf("ten draws with a history: %v, want ECONFLICT", err)
 	}
-	if h := historyOf(t, s, gone); h != firstHistory {
+	if h := recalltest.History(t, s, gone); h != firstHistory {
 		t.Errorf("history after ten draws: %s", h)
 	}
 	checkStore(t, db)
@@ -133,7 +119,7 @@ func TestImportMemories_DrawnIDWithHistory(t *testing.T) {
 			if *made != n+1 {
 				t.Errorf("%d draws for %d memories and one id with a history, want %d", *made, n, n+1)
 			}
-			if h := historyOf(t, s, gone); h != firstHistory {
+			if h := recalltest.History(t, s, gone); h != firstHistory {
 				t.Errorf("history of the deleted memory: %s; want %s", h, firstHistory)
 			}
 			all, _, err := s.FindMemories(ctx, recall.MemoryFilter{})
@@ -169,7 +155,7 @@ func TestImportMemories_GivenIDWithHistory(t *testing.T) {
 		t.Fatalf("import: %+v, %v", res, err)
 	}
 	want := firstHistory + "; 3 import imported again"
-	if h := historyOf(t, s, gone); h != want {
+	if h := recalltest.History(t, s, gone); h != want {
 		t.Errorf("history: %s; want %s", h, want)
 	}
 	m, err := s.FindMemory(ctx, gone, "")
@@ -180,7 +166,7 @@ func TestImportMemories_GivenIDWithHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	want += "; 4 update updated"
-	if h := historyOf(t, s, gone); h != want {
+	if h := recalltest.History(t, s, gone); h != want {
 		t.Errorf("history: %s; want %s", h, want)
 	}
 	checkStore(t, db)
@@ -190,36 +176,8 @@ func TestImportMemories_GivenIDWithHistory(t *testing.T) {
 	if _, err := s.ImportMemories(ctx, []*recall.Memory{{ID: gone2, Content: "at seven", Version: 7}}); err != nil {
 		t.Fatal(err)
 	}
-	if h := historyOf(t, s, gone2); h != firstHistory+"; 7 import at seven" {
+	if h := recalltest.History(t, s, gone2); h != firstHistory+"; 7 import at seven" {
 		t.Errorf("history: %s", h)
-	}
-	checkStore(t, db)
-}
-
-// A put naming a deleted memory's id continues its history as a restore
-// of it does.
-func TestPutMemory_GivenIDWithHistory(t *testing.T) {
-	ctx := context.Background()
-	db := openTemp(t, nil)
-	s := NewMemoryService(db)
-	gone := deletedMemory(t, s)
-	res, err := s.PutMemory(ctx, &recall.Memory{ID: gone, Content: "put again"})
-	if err != nil || !res.Created || res.Memory.Version != 3 {
-		t.Fatalf("put: %+v, %v; want version 3 created", res, err)
-	}
-	if h := historyOf(t, s, gone); h != firstHistory+"; 3 put put again" {
-		t.Errorf("history: %s", h)
-	}
-	if err := s.DeleteMemory(ctx, gone); err != nil {
-		t.Fatal(err)
-	}
-	back, err := s.RestoreMemory(ctx, gone, 1)
-	if err != nil || back.Version != 5 {
-		t.Fatalf("restore: %+v, %v; want version 5", back, err)
-	}
-	want := firstHistory + "; 3 put put again; 4 delete put again; 5 restore the first memory"
-	if h := historyOf(t, s, gone); h != want {
-		t.Errorf("history: %s; want %s", h, want)
 	}
 	checkStore(t, db)
 }
@@ -243,7 +201,7 @@ func TestUpdateMemory_HistoryPastTheLiveRow(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "1 put live at version 1; 2 delete an older memory; 3 update updated; 4 delete updated"
-	if h := historyOf(t, s, id); h != want {
+	if h := recalltest.History(t, s, id); h != want {
 		t.Errorf("history: %s; want %s", h, want)
 	}
 	checkStore(t, db)
