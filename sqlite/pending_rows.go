@@ -69,6 +69,7 @@ func newPendingRows() *pendingRows {
 	return &pendingRows{
 		tags:     rowBuffer{single: tagOneSQL, multi: tagRows, width: 2},
 		versions: rowBuffer{single: insertVersionSQL, multi: versionMultiSQL, width: 6, undo: undoVersionsSQL},
+		inserted: make([]pendingInsert, 0, pendingBatch), // one allocation, not seven
 	}
 }
 
