@@ -127,7 +127,7 @@ func (q *loadQueue) versions(b *recall.CopyBatch) error {
 		if err != nil {
 			return fmt.Errorf("load version %d of %s: %w", v.Version, v.MemoryID, err)
 		}
-		q.add(fmt.Sprintf("version %d of %s", v.Version, v.MemoryID), nil, insertVersionSQL+` ON CONFLICT (namespace, memory_id, version) DO UPDATE
+		q.add(fmt.Sprintf("version %d of %s", v.Version, v.MemoryID), nil, writeVersionSQL+` ON CONFLICT (namespace, memory_id, version) DO UPDATE
 			SET op = excluded.op, changed_at = excluded.changed_at, snapshot = excluded.snapshot`,
 			q.ns, v.MemoryID, v.Version, v.Op, v.ChangedAt.UTC(), string(snap))
 	}

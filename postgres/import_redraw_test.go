@@ -119,14 +119,7 @@ func TestImportMemories_DrawnIDOfDeletedMemory(t *testing.T) {
 	ctx := context.Background()
 	db, _ := traced(t)
 	s := NewMemoryService(db)
-	put, err := s.PutMemory(ctx, &recall.Memory{Content: "deleted later"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	gone := put.Memory.ID
-	if err := s.DeleteMemory(ctx, gone); err != nil {
-		t.Fatal(err)
-	}
+	gone := deletedMemory(t, s)
 	drawFirst(t, gone)
 	res, err := s.ImportMemories(ctx, []*recall.Memory{{Content: "imported"}})
 	if err != nil || res.Added != 1 {

@@ -139,27 +139,49 @@ func (tx *Tx) insert(ctx context.Context, m *recall.Memory, op string) error {
 		return err
 	}
 	generated := m.ID == ""
-	for attempt := 0; ; attempt++ {
+	for attempt := 1; ; attempt++ {
 		if generated {
 			m.ID = newID()
 		}
-		// A taken id inserts nothing rather than failing, so no savepoint
-		// is needed to try another; a taken key fails the statement, and
-		// with it the transaction, which is then given up.
-		tag, err := tx.Exec(ctx, insertMemorySQL+` ON CONFLICT (namespace, id) DO NOTHING`, append([]any{tx.db.Namespace, m.ID}, memoryValues(m)...)...)
-		if uniqueViolation(err) {
-			return recall.Errorf(recall.ECONFLICT, "Key %q is already used in collection %q: choose another key or update that memory.", m.Key, m.Collection)
-		} else if err != nil {
-			return fmt.Errorf("insert memory: %w", err)
+		// The version row first: a drawn id with a history (a deleted
+		// memory's, which keeps it) finds its version taken and is drawn
+		// again before any row is written; a given one continues that
+		// history after its last version.
+		var taken bool
+		var err error
+		if generated {
+			taken, err = tx.saveVersion(ctx, m, op)
+		} else {
+			err = tx.saveNextVersion(ctx, m, op, false)
 		}
-		if tag.RowsAffected() == 1 {
-			break
+		if err != nil {
+			return err
 		}
-		if !generated || attempt > 8 {
+		if !taken {
+			// A taken id inserts nothing rather than failing, so no
+			// savepoint is needed to try another; a taken key fails the
+			// statement, and with it the transaction, which is then given
+			// up.
+			tag, err := tx.Exec(ctx, insertMemorySQL+` ON CONFLICT (namespace, id) DO NOTHING`, append([]any{tx.db.Namespace, m.ID}, memoryValues(m)...)...)
+			if uniqueViolation(err) {
+				return recall.Errorf(recall.ECONFLICT, "Key %q is already used in collection %q: choose another key or update that memory.", m.Key, m.Collection)
+			} else if err != nil {
+				return fmt.Errorf("insert memory: %w", err)
+			}
+			if tag.RowsAffected() == 1 {
+				return nil
+			}
+			// A live memory without that version row: the version row
+			// just written is not this memory's.
+			if _, err := tx.Exec(ctx, `DELETE FROM memory_versions WHERE namespace = $1 AND memory_id = $2 AND version = $3`,
+				tx.db.Namespace, m.ID, m.Version); err != nil {
+				return fmt.Errorf("insert memory: %w", err)
+			}
+		}
+		if !generated || attempt >= 10 {
 			return recall.Errorf(recall.ECONFLICT, "Memory id %s is already taken.", m.ID)
 		}
 	}
-	return tx.saveVersion(ctx, m, op)
 }
 
 // write stores the new state of an existing memory as its next version.
@@ -180,7 +202,7 @@ func (tx *Tx) write(ctx context.Context, m *recall.Memory, op string) error {
 	if tag.RowsAffected() == 0 {
 		return recall.Errorf(recall.ENOTFOUND, "Memory %s not found: run `recall list` to see ids.", m.ID)
 	}
-	return tx.saveVersion(ctx, m, op)
+	return tx.saveNextVersion(ctx, m, op, true)
 }
 
 // checkPinTitle refuses a second pinned memory with the same title: pins
@@ -331,6 +353,6 @@ func (s *MemoryService) DeleteMemory(ctx context.Context, id string) error {
 		}
 		m.Version++
 		m.UpdatedAt = tx.now
-		return tx.saveVersion(ctx, m, "delete")
+		return tx.saveNextVersion(ctx, m, "delete", false)
 	})
 }

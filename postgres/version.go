@@ -11,22 +11,65 @@ import (
 	"github.com/recall-mem/recall"
 )
 
-// saveVersion records m's current state as version m.Version. The primary
-// key refuses a second writer of the same version, so versions stay
-// gap-free and never overwritten.
-func (tx *Tx) saveVersion(ctx context.Context, m *recall.Memory, op string) error {
+// saveVersion records m's current state as version m.Version and
+// reports whether that version was taken, in which case it wrote
+// nothing: no write replaces a version row (a deleted memory keeps its
+// history).
+func (tx *Tx) saveVersion(ctx context.Context, m *recall.Memory, op string) (taken bool, err error) {
 	snap, err := json.Marshal(m)
 	if err != nil {
-		return fmt.Errorf("snapshot: %w", err)
+		return false, fmt.Errorf("snapshot: %w", err)
 	}
-	if _, err := tx.Exec(ctx, insertVersionSQL, tx.db.Namespace, m.ID, m.Version, op, tx.now, string(snap)); err != nil {
-		return fmt.Errorf("save version: %w", err)
+	tag, err := tx.Exec(ctx, insertVersionSQL, tx.db.Namespace, m.ID, m.Version, op, tx.now, string(snap))
+	if err != nil {
+		return false, fmt.Errorf("save version: %w", err)
 	}
-	return nil
+	return tag.RowsAffected() == 0, nil
 }
 
-const insertVersionSQL = `INSERT INTO memory_versions (namespace, memory_id, version, op, changed_at, snapshot)
+// saveNextVersion records m's current state as its next version: version
+// m.Version, or when the memory's history already has that one, the one
+// after its last, to which the live row (live) moves as well. The history
+// is ahead of the live row only when the id was a deleted memory's, given
+// again, or in a store whose history an older recall overwrote.
+func (tx *Tx) saveNextVersion(ctx context.Context, m *recall.Memory, op string, live bool) error {
+	for range 2 { // after the history's last, a version is free
+		taken, err := tx.saveVersion(ctx, m, op)
+		if err != nil || !taken {
+			return err
+		}
+		last, err := tx.lastVersion(ctx, m.ID)
+		if err != nil {
+			return err
+		}
+		m.Version = max(m.Version, last+1)
+		if live {
+			if _, err := tx.Exec(ctx, `UPDATE memories SET version = $3 WHERE namespace = $1 AND id = $2`, tx.db.Namespace, m.ID, m.Version); err != nil {
+				return fmt.Errorf("save version: %w", err)
+			}
+		}
+	}
+	return fmt.Errorf("save version: version %d of %s is taken", m.Version, m.ID)
+}
+
+// lastVersion is the largest version in the history of the memory id, 0
+// for none.
+func (tx *Tx) lastVersion(ctx context.Context, id string) (int, error) {
+	var last int
+	if err := tx.QueryRow(ctx, `SELECT COALESCE(MAX(version), 0) FROM memory_versions WHERE namespace = $1 AND memory_id = $2`,
+		tx.db.Namespace, id).Scan(&last); err != nil {
+		return 0, fmt.Errorf("last version: %w", err)
+	}
+	return last, nil
+}
+
+// writeVersionSQL writes a version row; each use says what a taken
+// (memory_id, version) does: a store's own writes never replace one
+// (insertVersionSQL), a store copy mirrors the source's rows.
+const writeVersionSQL = `INSERT INTO memory_versions (namespace, memory_id, version, op, changed_at, snapshot)
 	VALUES ($1, $2, $3, $4, $5, $6::json)`
+
+const insertVersionSQL = writeVersionSQL + ` ON CONFLICT (namespace, memory_id, version) DO NOTHING`
 
 func scanVersion(row pgx.Row) (*recall.MemoryVersion, error) {
 	v := &recall.MemoryVersion{}
@@ -255,7 +298,10 @@ func importError(i int, m *recall.Memory, err error) error {
 
 // lockImport gives every memory without an id a new one, locks the rows
 // of the ids that exist and returns them by id. A new id that happens to
-// be taken already (or twice in the batch) is drawn again.
+// be taken already (or twice in the batch), by a memory or by the history
+// of a deleted one, is drawn again. A memory whose given id has a history
+// but no live row continues it: its version is the one after the
+// history's last, unless it gives a later one.
 func (tx *Tx) lockImport(ctx context.Context, ms []*recall.Memory) (map[string]*recall.Memory, error) {
 	generated := map[*recall.Memory]bool{}
 	seen := map[string]bool{}
@@ -283,19 +329,56 @@ func (tx *Tx) lockImport(ctx context.Context, ms []*recall.Memory) (map[string]*
 		for _, m := range found {
 			prev[m.ID] = m
 		}
+		var unlived []string
+		for _, id := range ids {
+			if prev[id] == nil {
+				unlived = append(unlived, id)
+			}
+		}
+		last, err := tx.lastVersions(ctx, unlived)
+		if err != nil {
+			return nil, err
+		}
 		redrawn := false
 		for _, m := range ms {
-			if generated[m] && prev[m.ID] != nil {
+			_, history := last[m.ID]
+			switch {
+			case generated[m] && (prev[m.ID] != nil || history):
 				for seen[m.ID] {
 					m.ID = newID()
 				}
 				seen[m.ID], redrawn = true, true
+			case history && prev[m.ID] == nil:
+				m.Version = max(m.Version, last[m.ID]+1)
 			}
 		}
 		if !redrawn {
 			return prev, nil
 		}
 	}
+}
+
+// lastVersions is the largest version of each of ids that has a history.
+func (tx *Tx) lastVersions(ctx context.Context, ids []string) (map[string]int, error) {
+	out := map[string]int{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := tx.Query(ctx, `SELECT memory_id, MAX(version) FROM memory_versions
+		WHERE namespace = $1 AND memory_id = ANY($2::text[]) GROUP BY memory_id`, tx.db.Namespace, ids)
+	if err != nil {
+		return nil, fmt.Errorf("histories: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var v int
+		if err := rows.Scan(&id, &v); err != nil {
+			return nil, err
+		}
+		out[id] = v
+	}
+	return out, rows.Err()
 }
 
 // MemoriesAsOf returns each memory's latest snapshot taken at or before t,

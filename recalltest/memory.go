@@ -25,6 +25,7 @@ func TestMemoryService(t *testing.T, open func(t *testing.T) recall.MemoryServic
 	t.Run("Update", func(t *testing.T) { testUpdate(t, open) })
 	t.Run("DeleteRestore", func(t *testing.T) { testDeleteRestore(t, open) })
 	t.Run("Import", func(t *testing.T) { testImport(t, open) })
+	t.Run("HistoryKept", func(t *testing.T) { testHistoryKept(t, open) })
 }
 
 // wantCode fails the test unless err carries code.

@@ -73,6 +73,11 @@ func loadMemories(ctx context.Context, tx *Tx, b *recall.CopyBatch) error {
 // current version shares the live row when that holds the very same state
 // (migration 0020), any other its text when the live memory has the same
 // (migration 0015), else it keeps its own.
+// copyVersionSQL writes a copied version row over the target's row with
+// the same (memory_id, version): a copy mirrors the source's history,
+// row for row, as it does the memories (LoadRows).
+const copyVersionSQL = `INSERT OR REPLACE INTO memory_versions (memory_id, version, op, changed_at, snapshot, content) VALUES (?, ?, ?, ?, ?, ?)`
+
 func loadVersions(ctx context.Context, tx *Tx, b *recall.CopyBatch) error {
 	for _, v := range b.Versions {
 		if v.Memory == nil {
@@ -97,7 +102,7 @@ func loadVersions(ctx context.Context, tx *Tx, b *recall.CopyBatch) error {
 			}
 		}
 		if err == nil {
-			_, err = tx.exec(ctx, insertVersionSQL, v.MemoryID, v.Version, v.Op, ms(v.ChangedAt), stored, content)
+			_, err = tx.exec(ctx, copyVersionSQL, v.MemoryID, v.Version, v.Op, ms(v.ChangedAt), stored, content)
 		}
 		if err != nil {
 			return fmt.Errorf("load version %d of %s: %w", v.Version, v.MemoryID, err)

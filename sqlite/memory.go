@@ -172,9 +172,13 @@ func overlay(prev, m *recall.Memory) *recall.Memory {
 // return a taken id to see insertMemory draw again.
 var newID = recall.NewID
 
-// insertMemory inserts a new memory, filling defaults, and records version 1.
-// A generated id that is taken (ids are 40 bits, 28 of them random within
-// a tick of the clock: see recall.NewID) is drawn again, up to ten times.
+// insertMemory inserts a new memory, filling defaults, and records version 1
+// (or the version m has). A generated id that is taken (ids are 40 bits,
+// 28 of them random within a tick of the clock: see recall.NewID) is
+// drawn again, up to ten times; an id with a history (a deleted memory's)
+// is taken as well, found when the version row finds its version taken:
+// the row is taken back and the memory inserted again. A given id with a
+// history continues it: the memory becomes the version after its last.
 func insertMemory(ctx context.Context, tx *Tx, m *recall.Memory, op string) error {
 	if m.Tier == "" {
 		m.Tier = recall.TierRegister
@@ -200,11 +204,20 @@ func insertMemory(ctx context.Context, tx *Tx, m *recall.Memory, op string) erro
 	if err := checkPinTitle(ctx, tx, m); err != nil {
 		return err
 	}
-	generated := m.ID == ""
-	var seq int64
-	for attempt := 0; ; attempt++ {
-		if generated {
+	in := pendingInsert{m: m, op: op, drawn: m.ID == ""}
+	return insertDrawn(ctx, tx, &in)
+}
+
+// maxDraws bounds the ids drawn for one memory.
+const maxDraws = 10
+
+// insertDrawn inserts in.m, drawing its id when in.drawn.
+func insertDrawn(ctx context.Context, tx *Tx, in *pendingInsert) error {
+	m := in.m
+	for {
+		if in.drawn {
 			m.ID = newID()
+			in.draws++
 		}
 		var args [memoryRowArgs]any // on the stack: exec copies them
 		var res sql.Result
@@ -214,26 +227,99 @@ func insertMemory(ctx context.Context, tx *Tx, m *recall.Memory, op string) erro
 		} else {
 			res, err = tx.exec(ctx, insertMemorySQL, appendMemoryArgs(append(args[:0], m.ID), m)...)
 		}
-		if err == nil {
-			if seq, err = indexMemory(ctx, tx, res, m); err != nil {
+		if err != nil {
+			if !isConstraint(err) {
+				return fmt.Errorf("insert memory: %w", err)
+			}
+			if m.Key != "" && keyTaken(ctx, tx, m) {
+				return recall.Errorf(recall.ECONFLICT, "Key %q is already used in collection %q: choose another key or update that memory.", m.Key, m.Collection)
+			}
+			if !in.drawn || in.draws >= maxDraws {
+				return idTaken(m)
+			}
+			continue
+		}
+		if in.seq, err = indexMemory(ctx, tx, res, m); err != nil {
+			return err
+		}
+		if tx.rows != nil {
+			// An import: its version rows wait for a multi-row statement,
+			// whose short count tells a taken one (flushVersions).
+			if err := bufferVersion(ctx, tx, in); err != nil {
 				return err
 			}
 			break
 		}
-		if !isConstraint(err) {
-			return fmt.Errorf("insert memory: %w", err)
+		if !in.drawn {
+			if err := saveNextVersion(ctx, tx, m, in.op, true); err != nil {
+				return err
+			}
+			break
 		}
-		if m.Key != "" && keyTaken(ctx, tx, m) {
-			return recall.Errorf(recall.ECONFLICT, "Key %q is already used in collection %q: choose another key or update that memory.", m.Key, m.Collection)
+		taken, err := saveVersion(ctx, tx, m, in.op, true)
+		if err != nil {
+			return err
 		}
-		if !generated || attempt > 8 {
-			return recall.Errorf(recall.ECONFLICT, "Memory id %s is already taken.", m.ID)
+		if !taken {
+			break
+		}
+		if err := takeBack(ctx, tx, in.seq); err != nil {
+			return err
+		}
+		if in.draws >= maxDraws {
+			return idTaken(m)
 		}
 	}
-	if err := saveVersion(ctx, tx, m, op, true); err != nil {
+	return embedOrQueue(ctx, tx, m, in.seq, true)
+}
+
+func idTaken(m *recall.Memory) error {
+	return recall.Errorf(recall.ECONFLICT, "Memory id %s is already taken.", m.ID)
+}
+
+// takeBack deletes the memory row seq that this transaction has just
+// inserted, and with it, by the triggers, its full-text row, tags, queue
+// row and vectors; its version row was never written.
+func takeBack(ctx context.Context, tx *Tx, seq int64) error {
+	if _, err := tx.exec(ctx, `DELETE FROM memories WHERE seq = ?`, seq); err != nil {
+		return fmt.Errorf("take back memory: %w", err)
+	}
+	return nil
+}
+
+// retakeInserts inserts again the memories of an import whose version
+// row its multi-row statement left out, the version being taken: the
+// history of a deleted memory with that id. A drawn id is drawn again; a
+// given one continues that history, after its last version, as a put or
+// a restore does. Each row is taken back first: the queue row and any
+// vectors it has carry the version. This happens once in millions of
+// drawn ids, and when an import brings back deleted memories.
+func retakeInserts(ctx context.Context, tx *Tx, again []pendingInsert) error {
+	// Their tag rows may be pending: they go before the rows they name.
+	if _, err := tx.rows.tags.flush(ctx, tx); err != nil {
 		return err
 	}
-	return embedOrQueue(ctx, tx, m, seq, true)
+	for i := range again {
+		in := &again[i]
+		if err := takeBack(ctx, tx, in.seq); err != nil {
+			return err
+		}
+		if in.drawn {
+			if in.draws >= maxDraws {
+				return idTaken(in.m)
+			}
+		} else {
+			last, err := lastVersion(ctx, tx, in.m.ID)
+			if err != nil {
+				return err
+			}
+			in.m.Version = max(in.m.Version, last+1)
+		}
+		if err := insertDrawn(ctx, tx, in); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // indexMemory adds the memory just inserted (res) to the full-text index,
@@ -265,7 +351,7 @@ func tagMemory(ctx context.Context, tx *Tx, seq int64, tags []string, tagsJSON s
 		for _, t := range tags {
 			var err error
 			if tx.rows != nil {
-				err = tx.rows.tags.add(ctx, tx, t, seq)
+				err = tx.rows.addTag(ctx, tx, t, seq)
 			} else {
 				_, err = tx.exec(ctx, tagOneSQL, t, seq)
 			}
@@ -322,7 +408,7 @@ func writeMemory(ctx context.Context, tx *Tx, m *recall.Memory, op string) error
 	if n, _ := res.RowsAffected(); n == 0 {
 		return recall.Errorf(recall.ENOTFOUND, "Memory %s not found: run `recall list` to see ids.", m.ID)
 	}
-	if err := saveVersion(ctx, tx, m, op, true); err != nil {
+	if err := saveNextVersion(ctx, tx, m, op, true); err != nil {
 		return err
 	}
 	return embedOrQueue(ctx, tx, m, 0, false)
@@ -487,7 +573,7 @@ func (s *MemoryService) DeleteMemory(ctx context.Context, id string) error {
 		}
 		m.Version++
 		m.UpdatedAt = tx.now
-		return saveVersion(ctx, tx, m, "delete", false)
+		return saveNextVersion(ctx, tx, m, "delete", false)
 	})
 }
 

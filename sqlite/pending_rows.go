@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+
+	"github.com/recall-mem/recall"
 )
 
 // pendingBatch is how many rows one statement of pendingRows writes.
@@ -23,21 +25,34 @@ const pendingBatch = 64
 // savepoint, and FTS5 writes its pending terms to disk at every
 // savepoint: the index was cut into a segment per statement. An
 // INSERT OR IGNORE never fails halfway and opens none: the tags' is one,
-// and so is the versions' multi-row statement (versionMultiSQL).
+// and so is the versions' (insertVersionSQL).
 type pendingRows struct {
 	tags     rowBuffer
 	versions rowBuffer
+	// inserted holds, for each pending version row, the memory whose
+	// insert wrote it: a row left out because its version is taken (the
+	// id names a deleted memory's history) is that memory's to write
+	// again (retakeInserts).
+	inserted []pendingInsert
+}
+
+// pendingInsert is a new memory whose version row is pending.
+type pendingInsert struct {
+	m     *recall.Memory
+	seq   int64 // its row's
+	op    string
+	drawn bool // its id was generated
+	draws int  // ids drawn for it so far
 }
 
 // tagRows is the tags' multi-row statement, made once.
 var tagRows = multiRowSQL(tagOneSQL, pendingBatch)
 
-// versionMultiSQL is insertVersionSQL for pendingBatch rows as an
-// INSERT OR IGNORE, which opens no savepoint. A row it ignores is one
-// whose (memory_id, version) is taken, which the REPLACE of the single
-// statement would have replaced: flush then takes back the rows it
-// inserted and writes them all one at a time, as before.
-var versionMultiSQL = multiRowSQL(strings.Replace(insertVersionSQL, "INSERT OR REPLACE", "INSERT OR IGNORE", 1), pendingBatch)
+// versionMultiSQL is insertVersionSQL for pendingBatch rows. A row it
+// ignores is one whose (memory_id, version) is taken: flush then takes
+// back the rows it inserted and writes them all one at a time, which
+// names the rows left out.
+var versionMultiSQL = multiRowSQL(insertVersionSQL, pendingBatch)
 
 // undoVersionsSQL deletes the version rows with seqs ?1 to ?2: those a
 // multi-row statement has just appended. seq is an INTEGER PRIMARY KEY
@@ -54,15 +69,58 @@ func newPendingRows() *pendingRows {
 	return &pendingRows{
 		tags:     rowBuffer{single: tagOneSQL, multi: tagRows, width: 2},
 		versions: rowBuffer{single: insertVersionSQL, multi: versionMultiSQL, width: 6, undo: undoVersionsSQL},
+		inserted: make([]pendingInsert, 0, pendingBatch), // one allocation, not seven
 	}
+}
+
+// addVersion appends the version row of a memory just inserted (in),
+// writing the buffer once it holds pendingBatch.
+func (p *pendingRows) addVersion(ctx context.Context, tx *Tx, in *pendingInsert, row ...any) error {
+	p.inserted = append(p.inserted, *in)
+	if !p.versions.add(row...) {
+		return nil
+	}
+	return p.flushVersions(ctx, tx)
+}
+
+// addTag appends a tag row, writing the buffer once it holds
+// pendingBatch.
+func (p *pendingRows) addTag(ctx context.Context, tx *Tx, tag string, seq int64) error {
+	if !p.tags.add(tag, seq) {
+		return nil
+	}
+	_, err := p.tags.flush(ctx, tx)
+	return err
 }
 
 // flush writes every pending row.
 func (p *pendingRows) flush(ctx context.Context, tx *Tx) error {
-	if err := p.versions.flush(ctx, tx); err != nil {
+	if err := p.flushVersions(ctx, tx); err != nil {
 		return err
 	}
-	return p.tags.flush(ctx, tx)
+	_, err := p.tags.flush(ctx, tx)
+	return err
+}
+
+// flushVersions writes the pending version rows, and inserts again the
+// memories whose version was taken, with their own version rows.
+func (p *pendingRows) flushVersions(ctx context.Context, tx *Tx) error {
+	for len(p.versions.args) > 0 {
+		taken, err := p.versions.flush(ctx, tx)
+		var again []pendingInsert
+		for _, i := range taken {
+			again = append(again, p.inserted[i])
+		}
+		clear(p.inserted)
+		p.inserted = p.inserted[:0]
+		if err == nil && len(again) > 0 {
+			err = retakeInserts(ctx, tx, again)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // rowBuffer holds the arguments of rows of one single-row statement.
@@ -71,9 +129,9 @@ type rowBuffer struct {
 	multi  string // the same with pendingBatch rows
 	width  int    // arguments a row
 	// undo, when set, deletes the rows a multi-row statement inserted,
-	// from the seq it is given on: multi ignores rows that single would
-	// have written otherwise, and when it ignored any they are all
-	// written again with single.
+	// from the seq it is given on: multi ignores rows whose key is taken,
+	// and when it ignored any they are all written again with single,
+	// which tells which.
 	undo string
 	args []any
 }
@@ -86,19 +144,18 @@ func multiRowSQL(single string, n int) string {
 	return single[:i] + strings.Repeat(row+", ", n-1) + row
 }
 
-// add appends a row, writing the buffer once it holds pendingBatch.
-func (b *rowBuffer) add(ctx context.Context, tx *Tx, row ...any) error {
+// add appends a row and reports whether the buffer holds pendingBatch.
+func (b *rowBuffer) add(row ...any) bool {
 	b.args = append(b.args, row...)
-	if len(b.args) < b.width*pendingBatch {
-		return nil
-	}
-	return b.flush(ctx, tx)
+	return len(b.args) >= b.width*pendingBatch
 }
 
 // flush writes the rows held: a full buffer with the multi-row statement,
-// fewer rows one at a time.
-func (b *rowBuffer) flush(ctx context.Context, tx *Tx) error {
+// fewer rows one at a time. With undo set it returns the positions of
+// the rows the statement left out (their key was taken).
+func (b *rowBuffer) flush(ctx context.Context, tx *Tx) ([]int, error) {
 	var err error
+	var taken []int
 	one := len(b.args) < b.width*pendingBatch
 	if !one {
 		var res sql.Result
@@ -108,11 +165,18 @@ func (b *rowBuffer) flush(ctx context.Context, tx *Tx) error {
 		}
 	}
 	for i := 0; one && i < len(b.args) && err == nil; i += b.width {
-		_, err = tx.exec(ctx, b.single, b.args[i:i+b.width]...)
+		var res sql.Result
+		res, err = tx.exec(ctx, b.single, b.args[i:i+b.width]...)
+		if err == nil && b.undo != "" {
+			var n int64
+			if n, err = res.RowsAffected(); n == 0 && err == nil {
+				taken = append(taken, i/b.width)
+			}
+		}
 	}
 	clear(b.args) // holds no text past its rows
 	b.args = b.args[:0]
-	return err
+	return taken, err
 }
 
 // undoShort reports whether the multi-row statement that gave res left

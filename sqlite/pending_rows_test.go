@@ -150,8 +150,11 @@ func versionRowsOf(t *testing.T, db *DB) []string {
 // transaction (each row by a statement of its own). The import updates
 // a memory it has just inserted, whose version row is still pending, and
 // takes again the ids of two deleted memories whose history is kept:
-// their version 1 is replaced, which the multi-row statement leaves to
-// the single one. A memory that is not canonical keeps its own snapshot.
+// the multi-row statement leaves their version 1 out (taken), and they
+// are inserted again as version 3, after the deletion, the history kept.
+// Those are written after their batch, so the rows are compared by id and
+// version, not by seq. A memory that is not canonical keeps its own
+// snapshot.
 func TestImportMemories_VersionsAsOneByOne(t *testing.T) {
 	ctx := context.Background()
 	ms := taggedMemories(2*pendingBatch + 7)
@@ -171,7 +174,8 @@ func TestImportMemories_VersionsAsOneByOne(t *testing.T) {
 	for _, db := range []*DB{imported, oneByOne} {
 		svc := NewMemoryService(db)
 		for _, id := range gone {
-			if _, err := svc.PutMemory(ctx, &recall.Memory{ID: id, Title: "Earlier", Content: "earlier " + id}); err != nil {
+			at := time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC)
+			if _, err := svc.PutMemory(ctx, &recall.Memory{ID: id, Title: "Earlier", Content: "earlier " + id, CreatedAt: at, UpdatedAt: at}); err != nil {
 				t.Fatal(err)
 			}
 			if err := svc.DeleteMemory(ctx, id); err != nil {
@@ -196,17 +200,32 @@ func TestImportMemories_VersionsAsOneByOne(t *testing.T) {
 		}
 	}
 	got, want := versionRowsOf(t, imported), versionRowsOf(t, oneByOne)
-	sameRows(t, "memory_versions", "imports one by one", got, want)
-	// Each deleted memory keeps its deletion; its version 1 is the
-	// import's.
-	if len(want) != len(ms)+len(gone) {
-		t.Errorf("%d version rows, want %d", len(want), len(ms)+len(gone))
+	byKey := func(rows []string) []string {
+		out := make([]string, len(rows))
+		for i, r := range rows {
+			_, out[i], _ = strings.Cut(r, " ") // without the seq
+		}
+		slices.Sort(out)
+		return out
+	}
+	sameRows(t, "memory_versions", "imports one by one", byKey(got), byKey(want))
+	// Each deleted memory keeps its history, which the import continues
+	// as version 3.
+	if len(want) != len(ms)+2*len(gone) {
+		t.Errorf("%d version rows, want %d", len(want), len(ms)+2*len(gone))
+	}
+	for _, id := range gone {
+		var ops string
+		if err := imported.read.QueryRow(`SELECT group_concat(version || ' ' || op, ', ') FROM (SELECT version, op FROM memory_versions WHERE memory_id = ? ORDER BY version)`, id).Scan(&ops); err != nil || ops != "1 put, 2 delete, 3 import" {
+			t.Errorf("history of %s: %q (%v), want 1 put, 2 delete, 3 import", id, ops, err)
+		}
 	}
 }
 
 // TestRowBuffer_UndoShort: when the versions' multi-row statement
 // ignores a row (its version is taken), the rows it inserted are taken
-// back and all are written one at a time; when it ignores none, that one
+// back and all are written one at a time, which names the row left out
+// (the history's row stays as it was); when it ignores none, that one
 // statement is all.
 func TestRowBuffer_UndoShort(t *testing.T) {
 	ctx := context.Background()
@@ -218,6 +237,7 @@ func TestRowBuffer_UndoShort(t *testing.T) {
 			}
 		}
 		var execs int
+		var left []int
 		err := db.update(ctx, func(tx *Tx) error {
 			b := newPendingRows().versions
 			for i := range pendingBatch {
@@ -225,12 +245,14 @@ func TestRowBuffer_UndoShort(t *testing.T) {
 				if i == 7 {
 					id = "mem_x"
 				}
-				if err := b.add(ctx, tx, id, 1, "import", 2, "", nil); err != nil {
-					return err
+				if full := b.add(id, 1, "import", 2, "", nil); full != (i == pendingBatch-1) {
+					t.Fatalf("row %d: full %v", i, full)
 				}
 			}
+			var err error
+			left, err = b.flush(ctx, tx)
 			execs = tx.execs
-			return nil
+			return err
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -250,8 +272,12 @@ func TestRowBuffer_UndoShort(t *testing.T) {
 		if err := db.read.QueryRow(`SELECT snapshot FROM memory_versions WHERE memory_id = 'mem_x'`).Scan(&snap); err != nil {
 			t.Fatal(err)
 		}
-		if n != pendingBatch || snap != "" {
-			t.Errorf("taken %v: %d rows, mem_x's snapshot %q; want %d and the new one", taken, n, snap, pendingBatch)
+		wantSnap, wantLeft := "", []int(nil)
+		if taken {
+			wantSnap, wantLeft = `{"title":"old"}`, []int{7}
+		}
+		if n != pendingBatch || snap != wantSnap || !slices.Equal(left, wantLeft) {
+			t.Errorf("taken %v: %d rows, mem_x's snapshot %q, rows left out %v; want %d, %q, %v", taken, n, snap, left, pendingBatch, wantSnap, wantLeft)
 		}
 		if !taken && seqs != pendingBatch {
 			t.Errorf("seqs span %d, want %d", seqs, pendingBatch)
@@ -279,11 +305,10 @@ func TestRowBuffer_UndoShortAfterTheLargestSeq(t *testing.T) {
 			if i == 0 {
 				id = "mem_x" // taken: the statement leaves it out
 			}
-			if err := b.add(ctx, tx, id, 1, "import", 2, "", nil); err != nil {
-				return err
-			}
+			b.add(id, 1, "import", 2, "", nil)
 		}
-		return nil
+		_, err := b.flush(ctx, tx)
+		return err
 	})
 	if err == nil {
 		t.Fatal("the batch was taken back by range past the largest seq")

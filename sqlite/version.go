@@ -10,7 +10,13 @@ import (
 	"github.com/recall-mem/recall"
 )
 
-const insertVersionSQL = `INSERT OR REPLACE INTO memory_versions (memory_id, version, op, changed_at, snapshot, content) VALUES (?, ?, ?, ?, ?, ?)`
+// insertVersionSQL writes a version row unless its (memory_id, version)
+// is taken. No write replaces a version row: a deleted memory keeps its
+// history, and an insert whose version is taken is moved past it
+// (saveNextVersion) or, for an id drawn at random, given another id
+// (insertMemory). A store copy, which mirrors the source's rows, writes
+// them with copyVersionSQL.
+const insertVersionSQL = `INSERT OR IGNORE INTO memory_versions (memory_id, version, op, changed_at, snapshot, content) VALUES (?, ?, ?, ?, ?, ?)`
 
 // versionSnapshotSQL is the whole JSON snapshot of the version row aliased
 // v, as it was recorded. A row keeps its content NULL while the live
@@ -35,19 +41,71 @@ type snapshotJSON struct {
 	Content string `json:"content,omitempty"`
 }
 
-// saveVersion records m's current state as version m.Version. The memory
-// row has just been written from m, so the version shares its text, and
-// its whole state when the row rebuilds to the same snapshot; live is
-// false when it has not (a deletion), and both are copied.
-func saveVersion(ctx context.Context, tx *Tx, m *recall.Memory, op string, live bool) error {
+// saveVersion records m's current state as version m.Version with a
+// statement of its own and reports whether that version was taken
+// already, in which case it wrote nothing. The memory row has just been
+// written from m, so the version shares its text, and its whole state
+// when the row rebuilds to the same snapshot; live is false when it has
+// not (a deletion), and both are copied.
+func saveVersion(ctx context.Context, tx *Tx, m *recall.Memory, op string, live bool) (taken bool, err error) {
 	stored, content, err := versionSnapshot(m, live)
 	if err != nil {
-		return err
+		return false, err
 	}
-	if tx.rows != nil {
-		err = tx.rows.versions.add(ctx, tx, m.ID, m.Version, op, ms(tx.now), stored, content)
-	} else {
-		_, err = tx.exec(ctx, insertVersionSQL, m.ID, m.Version, op, ms(tx.now), stored, content)
+	res, err := tx.exec(ctx, insertVersionSQL, m.ID, m.Version, op, ms(tx.now), stored, content)
+	var n int64
+	if err == nil {
+		n, err = res.RowsAffected()
+	}
+	if err != nil {
+		return false, fmt.Errorf("save version: %w", err)
+	}
+	return n == 0, nil
+}
+
+// saveNextVersion records m's current state as its next version: version
+// m.Version, or when the memory's history already has that one, the one
+// after its last, to which the live row (live) moves as well. The history
+// has a later version than the live row only when the id was a deleted
+// memory's, given again (an import keeping ids, a put naming it), or in a
+// store whose history an older recall overwrote that way.
+func saveNextVersion(ctx context.Context, tx *Tx, m *recall.Memory, op string, live bool) error {
+	for range 2 { // after the history's last, a version is free
+		taken, err := saveVersion(ctx, tx, m, op, live)
+		if err != nil || !taken {
+			return err
+		}
+		last, err := lastVersion(ctx, tx, m.ID)
+		if err != nil {
+			return err
+		}
+		m.Version = max(m.Version, last+1)
+		if live {
+			if _, err := tx.exec(ctx, `UPDATE memories SET version = ? WHERE id = ?`, m.Version, m.ID); err != nil {
+				return fmt.Errorf("save version: %w", err)
+			}
+		}
+	}
+	return fmt.Errorf("save version: version %d of %s is taken", m.Version, m.ID)
+}
+
+// lastVersion is the largest version in the history of the memory id, 0
+// for none.
+func lastVersion(ctx context.Context, tx *Tx, id string) (int, error) {
+	var last int
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM memory_versions WHERE memory_id = ?`, id).Scan(&last); err != nil {
+		return 0, fmt.Errorf("last version: %w", err)
+	}
+	return last, nil
+}
+
+// bufferVersion holds the version row of the memory in just inserted for
+// the import's next multi-row statement.
+func bufferVersion(ctx context.Context, tx *Tx, in *pendingInsert) error {
+	m := in.m
+	stored, content, err := versionSnapshot(m, true)
+	if err == nil {
+		err = tx.rows.addVersion(ctx, tx, in, m.ID, m.Version, in.op, ms(tx.now), stored, content)
 	}
 	if err != nil {
 		return fmt.Errorf("save version: %w", err)
@@ -150,8 +208,8 @@ func (s *MemoryService) RestoreMemory(ctx context.Context, ref string, n int) (*
 	}
 	var out *recall.Memory
 	err = s.db.update(ctx, func(tx *Tx) error {
-		var last int
-		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM memory_versions WHERE memory_id = ?`, old.ID).Scan(&last); err != nil {
+		last, err := lastVersion(ctx, tx, old.ID)
+		if err != nil {
 			return err
 		}
 		m := *old
