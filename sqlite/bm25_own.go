@@ -178,6 +178,7 @@ func termInstances(ctx context.Context, st *sql.Stmt, known int, from int64, arg
 		}
 		last = doc
 	}
+	rows.Close() // before Err: see readLengths
 	if err := rows.Err(); err != nil {
 		return nil, 0, fmt.Errorf("search: %w", err)
 	}

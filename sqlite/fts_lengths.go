@@ -186,9 +186,6 @@ func (s *MemoryService) readLengths(ctx context.Context, m ftsMatch, lens []int3
 			return nil, 0, false, fmt.Errorf("search: %w", err)
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, false, fmt.Errorf("search: %w", err)
-	}
 	// A rowid far past the row count (many rows deleted, or set by
 	// hand) would cost an array of every rowid below it: given up
 	// before it is allocated, past 16 MiB of lengths (4 Mi rows) or four
@@ -198,7 +195,13 @@ func (s *MemoryService) readLengths(ctx context.Context, m ftsMatch, lens []int3
 		lens = make([]int32, 0, m.rows+1)
 	}
 	lens, held := parseLengths(lens, ids, sizes, from, min(to, maxID+1))
+	// Closed before its error is asked: Err with a RawBytes scan still
+	// held can deadlock against the context's cancellation
+	// (golang/go#64498), leaving the search and its reader stuck.
 	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, 0, false, fmt.Errorf("search: %w", err)
+	}
 	same, err := s.indexUnchanged(ctx, m)
 	if err != nil || !same {
 		return nil, 0, false, err
@@ -238,16 +241,19 @@ func parseLengths(lens []int32, ids, sizes []byte, from, to int64) ([]int32, boo
 	return lens, len(sizes) == 0
 }
 
-// docTokens sums the varints of a docsize record (one per column): the
-// row's tokens, as FTS5's xColumnSize(-1) gives them.
+// docTokens sums the varints of a docsize record, one per column: the
+// row's tokens, as FTS5's xColumnSize(-1) gives them. A record of
+// another number of varints is one FTS5 calls corrupt: not parsed, so
+// that bm25() scores and reports it.
 func docTokens(sz []byte) (int32, bool) {
 	var d uint64
+	cols := 0
 	for len(sz) > 0 {
 		v, n := sqliteVarint(sz)
 		if n == 0 {
 			return 0, false
 		}
-		d, sz = d+v, sz[n:]
+		d, sz, cols = d+v, sz[n:], cols+1
 	}
-	return int32(d), d <= math.MaxInt32
+	return int32(d), cols == len(columnWeights) && d <= math.MaxInt32
 }
