@@ -139,6 +139,18 @@ func (tx *Tx) insert(ctx context.Context, m *recall.Memory, op string) error {
 		return err
 	}
 	generated := m.ID == ""
+	if !generated {
+		// A given id may name a deleted memory's history: continued after
+		// its last version even where the version asked for is free (a
+		// gap), or the history would end in that deletion.
+		last, err := tx.lastVersion(ctx, m.ID)
+		if err != nil {
+			return err
+		}
+		if last > 0 {
+			m.Version = max(m.Version, last+1)
+		}
+	}
 	for attempt := 1; ; attempt++ {
 		if generated {
 			m.ID = newID()

@@ -54,6 +54,47 @@ func testHistoryKept(t *testing.T, open func(t *testing.T) recall.MemoryService)
 			t.Fatalf("history: %s", h)
 		}
 	})
+	// A version asked for that is free but not after the history's last
+	// (a gap the kept later versions left, or below the first kept one)
+	// still goes after it: the history never ends in a deletion while the
+	// memory lives.
+	t.Run("ImportIntoAGap", func(t *testing.T) {
+		s := open(t)
+		id := deleted(t, s)
+		if _, err := s.ImportMemories(ctx, []*recall.Memory{{ID: id, Content: "at seven", Version: 7}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.DeleteMemory(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.ImportMemories(ctx, []*recall.Memory{{ID: id, Content: "an older backup", Version: 5}}); err != nil {
+			t.Fatal(err)
+		}
+		want := first + "; 7 import at seven; 8 delete at seven; 9 import an older backup"
+		if h := History(t, s, id); h != want {
+			t.Fatalf("history: %s; want %s", h, want)
+		}
+		if m, err := s.FindMemory(ctx, id, ""); err != nil || m.Version != 9 {
+			t.Fatalf("memory %+v, %v; want version 9", m, err)
+		}
+	})
+	t.Run("PutBelowTheFirstKept", func(t *testing.T) {
+		s := open(t)
+		id := recall.NewID()
+		if _, err := s.ImportMemories(ctx, []*recall.Memory{{ID: id, Content: "at seven", Version: 7}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.DeleteMemory(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+		res, err := s.PutMemory(ctx, &recall.Memory{ID: id, Content: "put again"})
+		if err != nil || !res.Created || res.Memory.Version != 9 {
+			t.Fatalf("put: %+v, %v; want version 9", res, err)
+		}
+		if h := History(t, s, id); h != "7 import at seven; 8 delete at seven; 9 put put again" {
+			t.Fatalf("history: %s", h)
+		}
+	})
 	t.Run("Put", func(t *testing.T) {
 		s := open(t)
 		id := deleted(t, s)

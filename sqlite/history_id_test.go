@@ -41,6 +41,7 @@ func checkStore(t *testing.T, db *DB) {
 			t.Errorf("%d %s", n, kind)
 		}
 	}
+	checkNoStrays(t, db)
 	var memories, queued, fts, unversioned int
 	if err := db.read.QueryRow(`SELECT (SELECT count(*) FROM memories), (SELECT count(*) FROM embed_queue),
 		(SELECT count(*) FROM memories_fts), (SELECT count(*) FROM memories m
@@ -205,4 +206,73 @@ func TestUpdateMemory_HistoryPastTheLiveRow(t *testing.T) {
 		t.Errorf("history: %s; want %s", h, want)
 	}
 	checkStore(t, db)
+}
+
+// checkNoStrays fails the test when a queue row or a vector row names a
+// memory row that is not there, or a memory has neither (it would never
+// be embedded, or is embedded for a row taken back).
+func checkNoStrays(t *testing.T, db *DB) {
+	t.Helper()
+	var strayQueue, strayVectors, unembedded int
+	if err := db.read.QueryRow(`SELECT
+		(SELECT count(*) FROM embed_queue q WHERE NOT EXISTS (SELECT 1 FROM memories m WHERE m.seq = q.memory_seq)),
+		(SELECT count(*) FROM memory_vectors v WHERE NOT EXISTS (SELECT 1 FROM memories m WHERE m.seq = v.memory_seq)),
+		(SELECT count(*) FROM memories m WHERE NOT EXISTS (SELECT 1 FROM embed_queue q WHERE q.memory_seq = m.seq)
+			AND NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.memory_seq = m.seq))`).
+		Scan(&strayQueue, &strayVectors, &unembedded); err != nil {
+		t.Fatal(err)
+	}
+	if strayQueue+strayVectors+unembedded != 0 {
+		t.Errorf("%d queue rows and %d vector rows for no memory; %d memories neither queued nor embedded", strayQueue, strayVectors, unembedded)
+	}
+}
+
+// An import whose drawn ids name deleted memories' histories at the edge
+// of the versions' multi-row statement: the memory whose version fills
+// it (the 64th) sets off the flush that takes it back, and two such in
+// one statement. Queued and embedding in the transaction alike, every
+// memory ends with its own queue row or vectors, and nothing is left for
+// a row taken back. Before, the 64th's vectors were written again for
+// its old row: the import failed on the vectors' key, or left a queue
+// row or vectors for no memory.
+func TestImportMemories_HistoryAtTheStatementEdge(t *testing.T) {
+	ctx := context.Background()
+	for _, at := range [][]int{{pendingBatch - 1}, {pendingBatch}, {0}, {10, pendingBatch - 1}} {
+		for _, inline := range []bool{false, true} {
+			t.Run(fmt.Sprint(at, inline), func(t *testing.T) {
+				db := openTemp(t, nil)
+				s := NewMemoryService(db)
+				if inline {
+					NewVectorService(db, spikeEmbedder{}, nil).Inline = true
+				}
+				n := pendingBatch + 5
+				ids := make([]string, n)
+				for i := range ids {
+					ids[i] = recall.NewID()
+				}
+				var gone []string
+				for _, i := range at {
+					ids[i] = deletedMemory(t, s)
+					gone = append(gone, ids[i])
+				}
+				takenIDs(t, ids...)
+				batch := make([]*recall.Memory, n)
+				for i := range batch {
+					batch[i] = &recall.Memory{Content: fmt.Sprintf("batched %d", i), Tags: []string{"batch"}}
+				}
+				if res, err := s.ImportMemories(ctx, batch); err != nil || res.Added != n {
+					t.Fatalf("import: %+v, %v", res, err)
+				}
+				for _, id := range gone {
+					if h := recalltest.History(t, s, id); h != firstHistory {
+						t.Errorf("history of the deleted memory: %s; want %s", h, firstHistory)
+					}
+				}
+				if err := db.Check(ctx); err != nil {
+					t.Fatal(err)
+				}
+				checkNoStrays(t, db)
+			})
+		}
+	}
 }

@@ -201,6 +201,22 @@ func insertMemory(ctx context.Context, tx *Tx, m *recall.Memory, op string) erro
 	if m.Version == 0 {
 		m.Version = 1
 	}
+	if m.ID != "" {
+		// A given id may name a deleted memory, whose history stays: the
+		// memory continues it, after its last version, even where the
+		// version asked for is free (a gap, or below the history's first
+		// kept version), or the history would end in that deletion.
+		var last int
+		var err error
+		if tx.rows != nil && tx.rows.lasts != nil {
+			last = tx.rows.lasts[m.ID]
+		} else if last, err = lastVersion(ctx, tx, m.ID); err != nil {
+			return err
+		}
+		if last > 0 {
+			m.Version = max(m.Version, last+1)
+		}
+	}
 	if err := checkPinTitle(ctx, tx, m); err != nil {
 		return err
 	}
@@ -244,11 +260,15 @@ func insertDrawn(ctx context.Context, tx *Tx, in *pendingInsert) error {
 		}
 		if tx.rows != nil {
 			// An import: its version rows wait for a multi-row statement,
-			// whose short count tells a taken one (flushVersions).
-			if err := bufferVersion(ctx, tx, in); err != nil {
+			// whose short count tells a taken one (flushVersions). The
+			// vectors or queue row go first: the flush that this version
+			// may set off can take this very row back and insert it again
+			// (retakeInserts, with its own), and nothing of the row as it
+			// was may be written after that.
+			if err := embedOrQueue(ctx, tx, m, in.seq, true); err != nil {
 				return err
 			}
-			break
+			return bufferVersion(ctx, tx, in)
 		}
 		if !in.drawn {
 			if err := saveNextVersion(ctx, tx, m, in.op, true); err != nil {

@@ -34,6 +34,11 @@ type pendingRows struct {
 	// id names a deleted memory's history) is that memory's to write
 	// again (retakeInserts).
 	inserted []pendingInsert
+	// lasts holds the last version of each id of the import's current
+	// chunk that has a history (given ids of deleted memories), asked
+	// for the chunk at once rather than an id at a time; nil outside an
+	// import, when insertMemory asks for its id itself.
+	lasts map[string]int
 }
 
 // pendingInsert is a new memory whose version row is pending.
