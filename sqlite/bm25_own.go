@@ -157,7 +157,9 @@ func termInstances(ctx context.Context, st *sql.Stmt, known int, from int64, arg
 	last := int64(-1)
 	for len(text) > 0 {
 		v, rest, ok := commaInt(text)
-		if !ok {
+		if !ok || v&3 >= int64(len(columnWeights)) {
+			// Not a number, or a column the table does not have (a
+			// corrupt index): bm25() scores, and reports it.
 			return nil, 0, nil
 		}
 		text = rest

@@ -157,3 +157,23 @@ func TestDocTokens_OneVarintAColumn(t *testing.T) {
 		}
 	}
 }
+
+// An instance in a column the table does not have (a corrupt index)
+// leaves the word to bm25() rather than failing the search.
+func TestTermInstances_UnknownColumn(t *testing.T) {
+	db := openTemp(t, nil)
+	st, err := db.read.Prepare(`SELECT ?`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for _, c := range []struct {
+		text string
+		rows int
+	}{{"4,5,9", 2}, {"4,7", 0}} {
+		list, _, err := termInstances(t.Context(), st, 10, 0, c.text)
+		if err != nil || len(list) != c.rows || c.rows == 0 && list != nil {
+			t.Errorf("%q: %v, %v; want %d rows", c.text, list, err, c.rows)
+		}
+	}
+}
