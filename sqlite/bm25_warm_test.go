@@ -15,8 +15,9 @@ func TestLengthsAfter_HeldAtTheSameSearch(t *testing.T) {
 		want int
 	}{
 		{200, 32},      // one chunk
-		{100000, 29},   // four chunks, the last at 32
-		{1000000, 136}, // 31 chunks, the last at 166
+		{100000, 32},   // one chunk
+		{300000, 48},   // three chunks, the last at 50
+		{1000000, 159}, // eight chunks, the last at 166
 	} {
 		if got := l.lengthsAfter(ftsMatch{rows: c.rows}); got != c.want {
 			t.Errorf("%d rows: first chunk at search %d, want %d", c.rows, got, c.want)

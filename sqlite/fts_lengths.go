@@ -26,9 +26,13 @@ const (
 // lengthsChunk is the most rowids' lengths one search reads. The read
 // grows with the rows (at a million ~170 CPU-ms, 434 as a row of the
 // driver a rowid), and one search paying it all is a spike in a served
-// store's tail; read a chunk a search, each pays ≤ ~10 CPU-ms, and the
-// searches score with bm25() until the last chunk is read.
-const lengthsChunk = 32768
+// store's tail; read a chunk a search, each pays ≤ ~25 CPU-ms (what the
+// slowest searches cost), and the searches score with bm25() until the
+// last chunk is read. Chunks no smaller than that keep the searches that
+// pay few, so they stay out of the p95: one at 100,000 rows, eight at a
+// million (chunks of 32,768 slowed four searches by ~5 ms each at
+// 100,000, enough to lift the hybrid p95 by about 1 ms).
+const lengthsChunk = 1 << 17
 
 // lengthsAfter is the search of m's version that reads the first chunk
 // of the lengths: as many searches before the one that held them all
