@@ -28,19 +28,7 @@ var updated = "updated"
 // and a version row for its version.
 func checkStore(t *testing.T, db *DB) {
 	t.Helper()
-	ctx := context.Background()
-	if err := db.Check(ctx); err != nil {
-		t.Fatal(err)
-	}
-	orphans, err := db.Orphans(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for kind, n := range orphans {
-		if n != 0 {
-			t.Errorf("%d %s", n, kind)
-		}
-	}
+	storeSound(t, db)
 	checkNoStrays(t, db)
 	var memories, queued, fts, unversioned int
 	if err := db.read.QueryRow(`SELECT (SELECT count(*) FROM memories), (SELECT count(*) FROM embed_queue),
@@ -268,9 +256,7 @@ func TestImportMemories_HistoryAtTheStatementEdge(t *testing.T) {
 						t.Errorf("history of the deleted memory: %s; want %s", h, firstHistory)
 					}
 				}
-				if err := db.Check(ctx); err != nil {
-					t.Fatal(err)
-				}
+				storeSound(t, db)
 				checkNoStrays(t, db)
 			})
 		}
