@@ -124,10 +124,11 @@ var newID = recall.NewID
 const tagDraws = 10
 
 // TagUntagged gives every entry of ws without an id a new one, in memory.
-// A drawn id names nothing yet: no entry, sync record or memory of the
-// store (of any status, deleted ones' histories included), or the entry
-// would take that memory over at the next sync. An id the user wrote on a line is theirs, an edit of the
-// memory it names. The caller holds the workspace's lock.
+// A drawn id names nothing yet: no entry or sync record, and no memory
+// the store has a version of (any status, deleted ones included, whose
+// history stays), or the entry would take that memory over at the next
+// sync. An id the user wrote on a line is theirs, an edit of the memory
+// it names. The caller holds the workspace's lock.
 func (e *Engine) TagUntagged(ctx context.Context, ws *Workspace) (int, error) {
 	taken := map[string]bool{}
 	for _, en := range ws.Set.Entries() {
@@ -154,11 +155,8 @@ func (e *Engine) TagUntagged(ctx context.Context, ws *Workspace) (int, error) {
 	}
 	check := drawn
 	for round := 1; len(check) > 0; round++ {
-		stored := map[string]bool{}
-		if err := e.memoriesByID(ctx, check, func(m *recall.Memory) { stored[m.ID] = true }); err != nil {
-			return 0, err
-		}
-		if err := e.withHistory(ctx, check, stored); err != nil {
+		stored, err := e.withHistory(ctx, check)
+		if err != nil {
 			return 0, err
 		}
 		if len(stored) > 0 && round == tagDraws {
@@ -178,25 +176,22 @@ func (e *Engine) TagUntagged(ctx context.Context, ws *Workspace) (int, error) {
 	return len(missing), nil
 }
 
-// withHistory marks in stored each of ids that is not stored but has a
-// history: a deleted memory's versions stay, and an entry given its id
-// would write over them or continue them. Untagged entries are few, so
-// each is asked alone.
-func (e *Engine) withHistory(ctx context.Context, ids []string, stored map[string]bool) error {
+// withHistory is the ids the store has a version of: every memory, live
+// or deleted (whose history stays), has one from its first write.
+// Untagged entries are few, so each is asked alone.
+func (e *Engine) withHistory(ctx context.Context, ids []string) (map[string]bool, error) {
+	stored := map[string]bool{}
 	for _, id := range ids {
-		if stored[id] {
-			continue
-		}
 		vs, err := e.mem.MemoryVersions(ctx, id)
 		switch {
 		case recall.ErrorCode(err) == recall.ENOTFOUND:
 		case err != nil:
-			return err
+			return nil, err
 		case len(vs) > 0:
 			stored[id] = true
 		}
 	}
-	return nil
+	return stored, nil
 }
 
 // memoriesByID calls found with each memory of any status whose id is

@@ -309,11 +309,13 @@ func takeBack(ctx context.Context, tx *Tx, seq int64) error {
 
 // retakeInserts inserts again the memories of an import whose version
 // row its multi-row statement left out, the version being taken: the
-// history of a deleted memory with that id. A drawn id is drawn again; a
-// given one continues that history, after its last version, as a put or
-// a restore does. Each row is taken back first: the queue row and any
+// history of a deleted memory with that id. A drawn id is drawn again.
+// A given id's history is known before its row is written (insertMemory
+// asks for its last version), so only a drawn one is expected here; a
+// given one all the same goes after the last version rather than being
+// refused again. Each row is taken back first: the queue row and any
 // vectors it has carry the version. This happens once in millions of
-// drawn ids, and when an import brings back deleted memories.
+// drawn ids.
 func retakeInserts(ctx context.Context, tx *Tx, again []pendingInsert) error {
 	// Their tag rows may be pending: they go before the rows they name.
 	if _, err := tx.rows.tags.flush(ctx, tx); err != nil {
